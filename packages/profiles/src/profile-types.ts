@@ -1,0 +1,61 @@
+// Shapes of profile files. `_meta.json` (or the top of a single-file profile) says how to launch
+// or reach the server and what its tools looked like; `<tool>.json` adds per-tool knowledge.
+
+import type { ProfileScope, SchemaValidationPolicy, ServerSpec } from './types.js'
+
+export interface ProfileMeta {
+  description?: string
+  transport?: 'stdio' | 'http'
+  command?: string
+  args?: string[]
+  env?: Record<string, string>
+  cwd?: string
+  url?: string
+  headers?: Record<string, string>
+  schema_hash?: string
+  schema_updated?: string
+  schema_validation?: SchemaValidationPolicy
+  /** Tools filter: null (or absent) = all, [] = none, names = only those. */
+  tools?: string[] | null | Record<string, ProfileTool>
+  /** The tools filter in a single-file profile, where `tools` holds the tool definitions. */
+  tool_filter?: string[] | null
+  [key: string]: unknown
+}
+
+export interface ProfileTool {
+  /** The server's name for the tool, when the profile uses another (aliasing). */
+  tool?: string
+  title?: string
+  description?: string
+  /** Argument defaults; the call's own arguments override them. */
+  defaults?: Record<string, unknown>
+  notes?: string
+  output_format?: string
+  examples?: unknown[]
+  inputSchema?: unknown
+  outputSchema?: unknown
+  annotations?: unknown
+  [key: string]: unknown
+}
+
+export interface ProfileLocation {
+  name: string
+  scope: ProfileScope
+  /** The root the profile was found in (holds `profiles/`). */
+  root: string
+  form: 'directory' | 'file'
+  /** The profile directory (directory form) or file (single-file form). */
+  path: string
+  /** The file holding the launch settings: `_meta.json` or the single file. */
+  metaPath: string
+}
+
+export interface Profile {
+  location: ProfileLocation
+  meta: ProfileMeta
+  server: ServerSpec
+  schemaValidation: SchemaValidationPolicy
+  schemaHash: string | undefined
+  /** null = all tools, [] = none, names = only those. */
+  toolFilter: string[] | null
+}

@@ -1,0 +1,84 @@
+// Plain-data shapes produced by parsing and resolving server references. Nothing here holds
+// behaviour: a ServerSpec says how to reach a server, an Operation says what to do there.
+
+/** A server launched as a child process speaking MCP over stdin/stdout. */
+export interface StdioServerSpec {
+  transport: 'stdio'
+  command: string
+  args: string[]
+  env?: Record<string, string>
+  cwd?: string
+}
+
+/** A server reached over Streamable HTTP (falling back to legacy SSE). */
+export interface HttpServerSpec {
+  transport: 'http'
+  url: string
+  headers?: Record<string, string>
+}
+
+export type ServerSpec = StdioServerSpec | HttpServerSpec
+
+/** Tool or prompt arguments as they come from a query string: strings, or lists of strings for repeated keys. */
+export type QueryArguments = Record<string, string | string[]>
+
+export type ListTarget = 'tools' | 'resources' | 'templates' | 'prompts'
+
+export type Operation =
+  | { kind: 'inspect' }
+  | { kind: 'listTools' }
+  | { kind: 'listResources' }
+  | { kind: 'listResourceTemplates' }
+  | { kind: 'listPrompts' }
+  | {
+      kind: 'callTool'
+      name: string
+      args: QueryArguments
+      /** Typed argument defaults from a profile tool file; the call's own arguments override them. */
+      defaults?: Record<string, unknown>
+    }
+  | { kind: 'readResource'; uri: string }
+  | { kind: 'getPrompt'; name: string; args: QueryArguments }
+
+export type Launcher = 'uvx' | 'npx' | 'python' | 'node' | 'http' | 'https'
+
+/** What a query string said, before it is turned into an operation. */
+export interface ReferenceQuery {
+  tool?: string
+  resource?: string
+  prompt?: string
+  list?: ListTarget
+  /** `command=`: the sub-command appended after the launched program (uvx: `biomcp run`). */
+  command?: string
+  /** `arg=` values, in order: extra launch arguments. */
+  launchArgs: string[]
+  /** `env.NAME=value` pairs for the launched process. */
+  env: Record<string, string>
+  /** Every other key: tool or prompt arguments. */
+  params: QueryArguments
+}
+
+export interface NakedReference {
+  type: 'naked'
+  launcher: Launcher
+  /** The decoded part between `://` and `?`: package, path or URL without scheme. */
+  target: string
+  query: ReferenceQuery
+  server: ServerSpec
+  operation: Operation
+}
+
+export interface ProfileReference {
+  type: 'profile'
+  profile: string
+  /** The tool named in the path (`@server/tool`), before aliasing through the profile. */
+  tool?: string
+  query: ReferenceQuery
+  operation: Operation
+}
+
+export type ParsedReference = NakedReference | ProfileReference
+
+export type SchemaValidationPolicy = 'warn' | 'error' | 'ignore'
+
+export type ProfileScope = 'env' | 'project' | 'user' | 'bundled'
