@@ -1,0 +1,19 @@
+// The part of an MCP tool definition this package reads. Structural, so the SDK's Tool type,
+// a profile's saved tool list or a registry entry can all be passed as they are.
+
+import { isRecord } from './json-schema.js'
+
+export interface ToolLike {
+  name: string
+  inputSchema?: unknown
+  outputSchema?: unknown
+  annotations?: unknown
+  description?: string
+  title?: string
+}
+
+/** The entries of a tool list that are objects with a string name; the rest cannot be told apart. */
+export function usableTools(tools: readonly ToolLike[]): ToolLike[] {
+  if (!Array.isArray(tools)) return []
+  return tools.filter((tool): tool is ToolLike => isRecord(tool) && typeof tool.name === 'string')
+}

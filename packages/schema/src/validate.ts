@@ -1,0 +1,349 @@
+// Validates tool arguments against an inputSchema with ajv before a call, and words every
+// problem in plain English with its parameter path (DESIGN.md "Server references").
+// ajv is loaded on first use, not on import: the CLI imports this package on every start-up
+// and most commands never validate.
+
+import { createRequire } from 'node:module'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { SchemaError } from './errors.js'
+import { canonicalJson, isRecord, ownValue } from './json-schema.js'
+
+export interface ArgumentProblem {
+  /** Where the problem is, e.g. `count` or `items[2].name`; empty for the arguments as a whole. */
+  path: string
+  message: string
+  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, ...). */
+  keyword: string
+}
+
+export type ValidationResult = { ok: true } | { ok: false; errors: ArgumentProblem[] }
+
+export interface ValidatorCacheStats {
+  /** How many schemas have been compiled since the process started. */
+  compilations: number
+  /** How many compiled validators the bounded cache holds now. */
+  cachedValidators: number
+}
+
+type Dialect = 'draft-07' | '2019-09' | '2020-12'
+
+// The little of ajv's class this module uses; ajv's own default-export typing does not survive
+// being required from ESM.
+interface AjvInstance {
+  compile(schema: unknown): ValidateFunction
+  removeSchema(schema: unknown): unknown
+}
+type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance
+
+interface CompiledValidator {
+  validate: ValidateFunction
+  ajv: AjvInstance
+  /** The object ajv compiled and keeps in its own cache, needed to evict it there too. */
+  compiledSchema: unknown
+}
+
+const require = createRequire(import.meta.url)
+const ajvModules: Record<Dialect, string> = {
+  'draft-07': 'ajv',
+  '2019-09': 'ajv/dist/2019',
+  '2020-12': 'ajv/dist/2020',
+}
+const ajvInstances = new Map<Dialect, AjvInstance>()
+
+// Identity first (free for a caller that validates many calls against one tool), then equal
+// content (a fresh tools/list gives new objects for the same schemas). The content cache is
+// bounded because servers can list many tools and ajv keeps every compiled schema alive.
+const validatorsBySchema = new WeakMap<object, CompiledValidator>()
+const validatorsByText = new Map<string, CompiledValidator>()
+const maximumCachedValidators = 500
+let compilations = 0
+
+const maximumEnumValuesShown = 10
+const maximumPreviewLength = 60
+const maximumReasonLength = 500
+
+/**
+ * Checks arguments against a tool's inputSchema and lists every problem. Throws SchemaError
+ * `invalid_schema` when the schema itself cannot be compiled. A schema object is treated as
+ * immutable once validated: its compiled validator is cached by identity.
+ */
+export function validateArguments(args: unknown, inputSchema: unknown): ValidationResult {
+  const validate = validatorFor(inputSchema)
+  let valid: unknown
+  try {
+    valid = validate(args)
+  } catch (error) {
+    // ajv compiles `{ "$ref": "#" }` and then recurses without end when validating.
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new SchemaError('invalid_schema', `invalid input schema: validation did not finish: ${reason}`, {
+      cause: error,
+      details: { reason },
+    })
+  }
+  if (valid === true) return { ok: true }
+  return { ok: false, errors: problemsFrom(validate.errors ?? [], args) }
+}
+
+/** One line per problem: `path: message`, or just the message for the arguments as a whole. */
+export function formatProblems(problems: readonly ArgumentProblem[]): string {
+  return problems
+    .map((problem) => (problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`))
+    .join('\n')
+}
+
+export function validatorCacheStats(): ValidatorCacheStats {
+  return { compilations, cachedValidators: validatorsByText.size }
+}
+
+function validatorFor(schema: unknown): ValidateFunction {
+  const identityKey = typeof schema === 'object' && schema !== null ? schema : undefined
+  const known = identityKey === undefined ? undefined : validatorsBySchema.get(identityKey)
+  if (known !== undefined) return known.validate
+  if (!isRecord(schema) && typeof schema !== 'boolean') {
+    throw new SchemaError(
+      'invalid_schema',
+      `invalid input schema: must be a JSON Schema object or boolean, got ${describeValue(schema)}`,
+    )
+  }
+  let compiled: CompiledValidator
+  try {
+    compiled = validatorForText(schema)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new SchemaError(
+      'invalid_schema',
+      `invalid input schema: ${truncate(reason, maximumReasonLength)}`,
+      {
+        cause: error,
+        details: { reason },
+      },
+    )
+  }
+  if (identityKey !== undefined) validatorsBySchema.set(identityKey, compiled)
+  return compiled.validate
+}
+
+function validatorForText(schema: Record<string, unknown> | boolean): CompiledValidator {
+  const text = canonicalJson(schema)
+  const cached = validatorsByText.get(text)
+  if (cached !== undefined) {
+    // Re-inserting keeps the Map's insertion order a least-recently-used order.
+    validatorsByText.delete(text)
+    validatorsByText.set(text, cached)
+    return cached
+  }
+  const ajv = ajvFor(dialectOf(schema))
+  // `$schema` has chosen the dialect; ajv compiles the rest against that dialect's meta-schema.
+  // Leaving it in would make ajv refuse drafts it has no meta-schema for (04, 06). `$async`
+  // would make ajv return a promise, which is not how tool arguments are checked.
+  let compiledSchema: unknown = schema
+  if (typeof schema !== 'boolean' && (Object.hasOwn(schema, '$schema') || Object.hasOwn(schema, '$async'))) {
+    const { $schema: _dialect, $async: _async, ...rest } = schema
+    compiledSchema = rest
+  }
+  const validate = ajv.compile(compiledSchema)
+  compilations += 1
+  const entry = { validate, ajv, compiledSchema }
+  validatorsByText.set(text, entry)
+  if (validatorsByText.size > maximumCachedValidators) {
+    const [oldestText, oldest] = validatorsByText.entries().next().value as [string, CompiledValidator]
+    validatorsByText.delete(oldestText)
+    forget(oldest)
+  }
+  return entry
+}
+
+// ajv keeps every compiled schema object in its own cache; drop it there too, so the bound holds.
+// removeSchema also unregisters the schema's `$id`, which could be a meta-schema's id, so a schema
+// with an id is left in ajv (a rare, small leak rather than a broken validator).
+function forget(entry: CompiledValidator): void {
+  const schema = entry.compiledSchema
+  if (isRecord(schema) && !Object.hasOwn(schema, '$id') && !Object.hasOwn(schema, 'id')) {
+    entry.ajv.removeSchema(schema)
+  }
+}
+
+function dialectOf(schema: unknown): Dialect {
+  const declared = isRecord(schema) ? ownValue(schema, '$schema') : undefined
+  if (typeof declared !== 'string') return '2020-12'
+  if (/draft-0[467]/.test(declared)) return 'draft-07'
+  if (declared.includes('2019-09')) return '2019-09'
+  return '2020-12'
+}
+
+function ajvFor(dialect: Dialect): AjvInstance {
+  const existing = ajvInstances.get(dialect)
+  if (existing !== undefined) return existing
+  const { default: Ajv } = require(ajvModules[dialect]) as { default: AjvConstructor }
+  const { default: addFormats } = require('ajv-formats') as { default: (ajv: AjvInstance) => unknown }
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    // Unknown formats would otherwise be reported with console.warn, on the CLI's stderr.
+    logger: false,
+    // Two servers may reuse one `$id`; schemas are cached here, not registered in ajv by id.
+    addUsedSchema: false,
+  })
+  addFormats(ajv)
+  ajvInstances.set(dialect, ajv)
+  return ajv
+}
+
+function problemsFrom(errors: readonly ErrorObject[], args: unknown): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = []
+  const seen = new Set<string>()
+  const add = (problem: ArgumentProblem): void => {
+    const key = `${problem.path}\n${problem.keyword}\n${problem.message}`
+    if (seen.has(key)) return
+    seen.add(key)
+    problems.push(problem)
+  }
+  const folded = new Set<ErrorObject>()
+  for (const error of errors) {
+    if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') continue
+    const branches = errors.filter((other) => other.schemaPath.startsWith(`${error.schemaPath}/`))
+    // `anyOf: [{type: integer}, {type: null}]` (an optional value) reads best as one problem.
+    if (
+      branches.length > 0 &&
+      branches.every((branch) => branch.keyword === 'type' && branch.instancePath === error.instancePath)
+    ) {
+      for (const branch of branches) folded.add(branch)
+      const types = branches.flatMap((branch) => typeNames(branch.params.type))
+      const segments = pointerSegments(error.instancePath)
+      add({
+        path: formatPath(segments, args),
+        keyword: error.keyword,
+        message: `must be ${describeTypes(types)} (got ${preview(valueAt(args, segments))})`,
+      })
+      folded.add(error)
+    }
+  }
+  for (const error of errors) if (!folded.has(error)) add(problemFrom(error, args))
+  return problems
+}
+
+function problemFrom(error: ErrorObject, args: unknown): ArgumentProblem {
+  const segments = pointerSegments(error.instancePath)
+  const params = error.params as Record<string, unknown>
+  const keyword = error.keyword
+  const named = (name: unknown): string[] => [...segments, String(name)]
+  switch (keyword) {
+    case 'required':
+    case 'dependentRequired':
+    case 'dependencies': {
+      const path = named(params.missingProperty)
+      return {
+        path: formatPath(path, args),
+        keyword,
+        message: `missing required parameter '${String(params.missingProperty)}'`,
+      }
+    }
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = keyword === 'additionalProperties' ? params.additionalProperty : params.unevaluatedProperty
+      return { path: formatPath(named(name), args), keyword, message: `unknown parameter '${String(name)}'` }
+    }
+  }
+  const path = formatPath(segments, args)
+  const got = `(got ${preview(valueAt(args, segments))})`
+  switch (keyword) {
+    case 'type':
+      return { path, keyword, message: `must be ${describeTypes(typeNames(params.type))} ${got}` }
+    case 'enum': {
+      const allowed = Array.isArray(params.allowedValues) ? params.allowedValues : []
+      return { path, keyword, message: `must be one of ${listValues(allowed)}` }
+    }
+    case 'const':
+      return { path, keyword, message: `must be ${preview(params.allowedValue)}` }
+    case 'format':
+      return { path, keyword, message: `must be a valid ${String(params.format)} ${got}` }
+    case 'anyOf':
+      return { path, keyword, message: 'must match at least one of the allowed schemas' }
+    case 'oneOf':
+      return { path, keyword, message: 'must match exactly one of the allowed schemas' }
+    default:
+      // ajv's own wording is already plain for the rest ("must be >= 1", "must NOT have more than 3 items").
+      return { path, keyword, message: error.message ?? `fails '${keyword}'` }
+  }
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return []
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+}
+
+function valueAt(value: unknown, segments: readonly string[]): unknown {
+  let current = value
+  for (const segment of segments) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) return undefined
+    current = (current as Record<string, unknown>)[segment]
+  }
+  return current
+}
+
+/** `count`, `items[2].name`, `filters["odd key"]`: top-level names bare, nested ones joined. */
+function formatPath(segments: readonly string[], args: unknown): string {
+  let path = ''
+  let current = args
+  for (const segment of segments) {
+    if (Array.isArray(current) && /^\d+$/.test(segment)) path += `[${segment}]`
+    else if (path === '') path = segment
+    else if (/^[\w$-]+$/.test(segment)) path += `.${segment}`
+    else path += `[${JSON.stringify(segment)}]`
+    current = valueAt(current, [segment])
+  }
+  return path
+}
+
+function typeNames(type: unknown): string[] {
+  if (typeof type === 'string') return type.split(',')
+  if (Array.isArray(type)) return type.map(String)
+  return []
+}
+
+const typeWords: Record<string, string> = {
+  array: 'an array',
+  boolean: 'a boolean',
+  integer: 'an integer',
+  null: 'null',
+  number: 'a number',
+  object: 'an object',
+  string: 'a string',
+}
+
+function describeTypes(types: readonly string[]): string {
+  const words = [...new Set(types)].map((type) => typeWords[type] ?? type)
+  if (words.length <= 1) return words[0] ?? 'of another type'
+  return `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`
+}
+
+function listValues(values: readonly unknown[]): string {
+  const shown = values.slice(0, maximumEnumValuesShown).map(preview).join(', ')
+  const hidden = values.length - maximumEnumValuesShown
+  return hidden > 0 ? `${shown} … and ${hidden} more` : shown
+}
+
+function preview(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return truncate(text, maximumPreviewLength)
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text
+}
