@@ -11,7 +11,9 @@ function findNode22() {
   for (const candidate of [join(packageDir, 'bin', 'node'), join(packageDir, 'bin', 'node.exe')]) {
     if (existsSync(candidate)) return candidate
   }
-  throw new Error(`node@22 is installed at ${packageDir} but its binary is missing (was its install script allowed to run?)`)
+  throw new Error(
+    `node@22 is installed at ${packageDir} but its binary is missing (was its install script allowed to run?)`,
+  )
 }
 
 export const node22Path = findNode22()

@@ -1,1 +1,16 @@
-console.log('mcp-kit')
+#!/usr/bin/env node
+// The `mcp-kit` executable: a tiny shim. `--version` is answered without loading anything
+// else (start-up time is a feature); everything else goes to the yargs CLI.
+
+import { readFileSync } from 'node:fs'
+
+const argv = process.argv.slice(2)
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  process.stdout.write(`${manifest.version}\n`)
+} else {
+  const { main } = await import('./cli.js')
+  await main(argv)
+}

@@ -1,0 +1,45 @@
+// The one error type of @mcp-kit/client. Codes are the stable strings of DESIGN.md "Errors";
+// JSON-RPC errors from the wire keep their numeric code in `details.rpcCode`.
+
+const brand = Symbol.for('mcp-kit.error')
+
+export type ClientErrorCode =
+  | 'launch_failed'
+  | 'connect_failed'
+  | 'timeout'
+  | 'cancelled'
+  | 'protocol_error'
+  | 'tool_not_found'
+  | 'invalid_arguments'
+  | 'tool_error'
+  | 'server_error'
+  | 'http_error'
+  | 'internal'
+
+export interface ClientErrorOptions {
+  details?: Record<string, unknown>
+  cause?: unknown
+}
+
+export class ClientError extends Error {
+  readonly [brand] = true
+  override readonly name = 'ClientError'
+  readonly code: ClientErrorCode
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(code: ClientErrorCode, message: string, options: ClientErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.details = options.details
+  }
+
+  /** True for a ClientError from any copy of this package (bundlers may load two). */
+  static isInstance(value: unknown): value is ClientError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true &&
+      (value as Error).name === 'ClientError'
+    )
+  }
+}
