@@ -21,6 +21,7 @@ export { buildEnvironment, inheritedEnvironmentNames } from './environment.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
 export { ClientError } from './errors.js'
+export { groupRunning, processRunning } from './process-group.js'
 export type { ProcessExit, ProcessTransportOptions } from './process-transport.js'
 // Stdio processes and their environment
 export { formatBytes, ProcessTransport } from './process-transport.js'

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ClientError } from './errors.js'
+import { groupRunning } from './process-group.js'
 
 export interface ProcessTransportOptions {
   command: string
@@ -136,6 +137,8 @@ export class ProcessTransport implements Transport {
         const finish = () => {
           this.#flushStderr()
           this.#notifyClosed()
+          // The server is gone; anything it started that still runs is an orphan: end it.
+          void this.close()
         }
         if (!stdout || stdout.readableEnded) finish()
         else {
@@ -226,13 +229,7 @@ export class ProcessTransport implements Transport {
 
   #groupAlive(): boolean {
     const pid = this.#child?.pid
-    if (!pid || isWindows) return false
-    try {
-      process.kill(-pid, 0)
-      return true
-    } catch {
-      return false
-    }
+    return pid !== undefined && !isWindows && groupRunning(pid)
   }
 
   /** After the server itself exited: ends what its wrapper left running in its process group. */

@@ -205,7 +205,11 @@ export class Session {
 
   /** Closes the session; for stdio, shuts the server down (stdin EOF, SIGTERM, SIGKILL to its group). */
   close(): Promise<void> {
-    this.#closing ??= this.#client.close().catch(() => {})
+    // The transport too: after the server went away on its own the SDK no longer holds it.
+    this.#closing ??= Promise.all([
+      this.#client.close().catch(() => {}),
+      this.#transport.close().catch(() => {}),
+    ]).then(() => {})
     return this.#closing
   }
 

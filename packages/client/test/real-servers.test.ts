@@ -1,0 +1,121 @@
+// The client against real MCP servers nobody here wrote, from npm, by their local bin paths.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { npmServers } from '@mcp-kit/fixtures'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connect, type Session } from '../src/index.js'
+import { groupAlive } from './helpers.js'
+
+describe('server-everything over stdio', () => {
+  let session: Session
+  beforeAll(async () => {
+    session = await connect({ transport: 'stdio', command: process.execPath, args: [npmServers.everything] })
+  })
+  afterAll(async () => {
+    const pid = session.process?.pid
+    await session.close()
+    expect(pid && groupAlive(pid)).toBe(false)
+  })
+
+  it('initializes and reports the server', () => {
+    expect(session.serverInfo.name).toBe('mcp-servers/everything')
+    expect(session.protocolVersion).toBe('2025-11-25')
+    expect(session.transportKind).toBe('stdio')
+    expect(session.capabilities.tools).toBeDefined()
+  })
+
+  it('lists every page of tools, resources, templates and prompts', async () => {
+    const [tools, resources, templates, prompts] = await Promise.all([
+      session.listTools(),
+      session.listResources(),
+      session.listResourceTemplates(),
+      session.listPrompts(),
+    ])
+    expect(tools.map((tool) => tool.name)).toContain('echo')
+    expect(resources.length).toBeGreaterThan(0)
+    expect(templates.length).toBeGreaterThan(0)
+    expect(prompts.length).toBeGreaterThan(0)
+  })
+
+  it('calls tools, reads resources and gets prompts', async () => {
+    expect(await session.callTool('echo', { message: 'hi' })).toEqual({
+      content: [{ type: 'text', text: 'Echo: hi' }],
+    })
+    const sum = await session.callTool('get-sum', { a: 2, b: 3 })
+    expect(JSON.stringify(sum.content)).toContain('5')
+    const [resource] = await session.listResources()
+    const read = await session.readResource(resource!.uri)
+    expect(read.contents[0]?.uri).toBe(resource!.uri)
+    const [prompt] = await session.listPrompts()
+    const got = await session.getPrompt(prompt!.name, {})
+    expect(got.messages.length).toBeGreaterThan(0)
+  })
+
+  it('receives progress for long-running operations', async () => {
+    const steps: number[] = []
+    await session.callTool(
+      'trigger-long-running-operation',
+      { duration: 1, steps: 3 },
+      { onProgress: (progress) => steps.push(progress.progress) },
+    )
+    expect(steps.length).toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('server-filesystem over stdio', () => {
+  let dir: string
+  let session: Session
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-kit-fs-'))
+    await writeFile(join(dir, 'notes.txt'), 'remember the milk\n')
+    session = await connect({
+      transport: 'stdio',
+      command: process.execPath,
+      args: [npmServers.filesystem, dir],
+    })
+  })
+  afterAll(async () => {
+    await session.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('reads a file it is allowed to read', async () => {
+    const result = await session.callTool('read_text_file', { path: join(dir, 'notes.txt') })
+    expect(JSON.stringify(result.content)).toContain('remember the milk')
+  })
+
+  it('refuses a path outside its root, as a tool error', async () => {
+    const result = await session.callTool('read_text_file', { path: '/etc/hostname' })
+    expect(result.isError).toBe(true)
+  })
+})
+
+describe('server-memory over stdio', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-kit-memory-'))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('keeps state between sessions in its memory file', async () => {
+    const spec = {
+      transport: 'stdio' as const,
+      command: process.execPath,
+      args: [npmServers.memory],
+      env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+    }
+    const first = await connect(spec)
+    await first.callTool('create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }],
+    })
+    await first.close()
+    const second = await connect(spec)
+    const graph = await second.callTool('read_graph', {})
+    await second.close()
+    expect(JSON.stringify(graph)).toContain('wrote the first program')
+  })
+})
