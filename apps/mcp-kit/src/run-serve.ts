@@ -1,30 +1,85 @@
-// `mcp-kit serve`: loads a registry module (or the demo registry) and serves it.
+// `mcp-kit serve`: loads a registry module (or the demo registry) and serves it over stdio or
+// Streamable HTTP until stdin closes (stdio) or SIGINT/SIGTERM (both), then shuts down
+// gracefully. Diagnostics go to stderr; stdout carries nothing but protocol (stdio).
 
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ToolRegistry } from '@mcp-kit/server'
+import type { HttpServerOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from './errors.js'
 import type { Io } from './io.js'
 
 export interface ServeArguments {
   module?: string
   stdio?: boolean
+  port?: number
+  host?: string
+  token?: string
+  stateless?: boolean
+  allowOrigin?: string[]
+  allowHost?: string[]
+  maxSessions?: number
+  sessionIdle?: number
+  bodyLimit?: string
+  shutdownGrace?: number
 }
 
-/** Imports `module` and returns its registry: the default export, or what a default-exported function returns. */
+const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
+  ['host', '--host'],
+  ['token', '--token'],
+  ['stateless', '--stateless'],
+  ['allowOrigin', '--allow-origin'],
+  ['allowHost', '--allow-host'],
+  ['maxSessions', '--max-sessions'],
+  ['sessionIdle', '--session-idle'],
+  ['bodyLimit', '--body-limit'],
+]
+
+const byteUnits: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+}
+
+/** `4MiB`, `512k`, `1048576` → bytes (binary units: `MB` means MiB here, as for most servers). */
+export function parseByteSize(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
+  if (match === null) return undefined
+  const unit = byteUnits[(match[2] ?? '').toLowerCase()]
+  if (unit === undefined) return undefined
+  const bytes = Math.floor(Number(match[1]) * unit)
+  return bytes > 0 ? bytes : undefined
+}
+
+/**
+ * Imports `module` and returns its registry: the default export, or what a default-exported
+ * function returns. The function is given @mcp-kit/server's exports, so a module needs no
+ * dependency of its own: `export default ({ createToolRegistry }) => createToolRegistry()…`.
+ */
 export async function loadRegistry(module: string | undefined, io: Io): Promise<ToolRegistry> {
-  const { createDemoRegistry, isToolRegistry } = await import('@mcp-kit/server')
-  if (module === undefined) return createDemoRegistry()
+  const server = await import('@mcp-kit/server')
+  if (module === undefined) return server.createDemoRegistry()
   const url = pathToFileURL(resolve(io.cwd, module)).href
-  let exports: { default?: unknown }
+  let value: unknown
   try {
-    exports = (await import(url)) as { default?: unknown }
+    const exports = (await import(url)) as { default?: unknown }
+    value =
+      typeof exports.default === 'function'
+        ? await (exports.default as (api: typeof server) => unknown)(server)
+        : exports.default
   } catch (error) {
-    throw new CliError('usage', `cannot load ${module}: ${(error as Error).message}`, { cause: error })
+    throw new CliError('usage', `cannot load ${module}: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    })
   }
-  const value =
-    typeof exports.default === 'function' ? await (exports.default as () => unknown)() : exports.default
-  if (!isToolRegistry(value)) {
+  if (!server.isToolRegistry(value)) {
     throw new CliError(
       'usage',
       `${module}: the default export must be a registry from createToolRegistry() (or a function returning one)`,
@@ -33,9 +88,131 @@ export async function loadRegistry(module: string | undefined, io: Io): Promise<
   return value
 }
 
+function positiveNumber(value: number | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!Number.isFinite(value) || value <= 0) throw new CliError('usage', `${flag} must be a number > 0`)
+  return value
+}
+
+function httpOptions(args: ServeArguments, io: Io): HttpServerOptions {
+  const port = args.port as number
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CliError('usage', `--port must be an integer from 0 to 65535 (got ${String(args.port)})`)
+  }
+  const token = args.token ?? (io.env.MCP_KIT_TOKEN === '' ? undefined : io.env.MCP_KIT_TOKEN)
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
+    throw new CliError('usage', 'the token must be printable ASCII without spaces')
+  }
+  let bodyLimitBytes: number | undefined
+  if (args.bodyLimit !== undefined) {
+    bodyLimitBytes = parseByteSize(args.bodyLimit)
+    if (bodyLimitBytes === undefined) {
+      throw new CliError(
+        'usage',
+        `--body-limit: cannot read ${JSON.stringify(args.bodyLimit)}; say e.g. 4MiB or 65536`,
+      )
+    }
+  }
+  const maxSessions = positiveNumber(args.maxSessions, '--max-sessions')
+  if (maxSessions !== undefined && !Number.isInteger(maxSessions)) {
+    throw new CliError('usage', '--max-sessions must be a whole number')
+  }
+  const sessionIdle = positiveNumber(args.sessionIdle, '--session-idle')
+  const star = (values: string[] | undefined): string[] | '*' | undefined =>
+    values?.includes('*') ? '*' : values
+  return {
+    port,
+    host: args.host,
+    token,
+    stateless: args.stateless === true,
+    allowedOrigins: star(args.allowOrigin),
+    allowedHosts: star(args.allowHost),
+    maxSessions,
+    sessionIdleMs: sessionIdle === undefined ? undefined : sessionIdle * 1000,
+    bodyLimitBytes,
+    onError: (error) => io.stderr.write(`mcp-kit: server error: ${error.message}\n`),
+  }
+}
+
+const loopback = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+
+async function serveHttp(
+  registry: ToolRegistry,
+  args: ServeArguments,
+  io: Io,
+  graceMs: number,
+): Promise<number> {
+  const options = httpOptions(args, io)
+  const { startHttpServer } = await import('@mcp-kit/server')
+  let running: Awaited<ReturnType<typeof startHttpServer>>
+  try {
+    running = await startHttpServer(registry, options)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${options.port} is already in use`
+        : code === 'EACCES'
+          ? `not allowed to listen on port ${options.port}`
+          : ((error as Error).message ?? String(error))
+    throw new CliError(
+      'usage',
+      `cannot listen on ${options.host ?? '127.0.0.1'}:${options.port}: ${reason}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  const notes = [
+    options.stateless ? 'stateless' : undefined,
+    options.token === undefined ? undefined : 'bearer token required',
+  ].filter((note) => note !== undefined)
+  io.stderr.write(
+    `mcp-kit: serving ${args.module ?? 'the demo registry'} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,
+  )
+  if (!loopback.has(running.host) && options.token === undefined) {
+    io.stderr.write(
+      `mcp-kit: warning: listening on ${running.host} without --token: anyone who can reach it can call these tools\n`,
+    )
+  }
+  await new Promise<void>((resolveStop) => {
+    if (io.signal.aborted) return resolveStop()
+    io.signal.addEventListener('abort', () => resolveStop(), { once: true })
+  })
+  const { inFlight } = running.handler.stats()
+  io.stderr.write(
+    inFlight > 0
+      ? `mcp-kit: shutting down: waiting up to ${graceMs / 1000} s for ${inFlight} call${inFlight === 1 ? '' : 's'} in flight\n`
+      : 'mcp-kit: shutting down\n',
+  )
+  await running.close({ graceMs })
+  return 0
+}
+
 export async function runServe(args: ServeArguments, io: Io): Promise<number> {
+  const graceMs = (positiveNumber(args.shutdownGrace, '--shutdown-grace') ?? 10) * 1000
+  if (args.port === undefined) {
+    const misplaced = httpOnlyFlags
+      .filter(([key]) => args[key] !== undefined && args[key] !== false)
+      .map(([, flag]) => flag)
+    if (misplaced.length > 0) {
+      throw new CliError('usage', `${misplaced.join(', ')} only apply to HTTP: add --port N`)
+    }
+  }
   const registry = await loadRegistry(args.module, io)
+  if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs)
+  if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
+    io.stderr.write(
+      'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
+    )
+  }
   const { serveStdio } = await import('@mcp-kit/server')
-  await serveStdio(registry, { stdin: io.stdin, stdout: io.stdout })
+  await serveStdio(registry, {
+    stdin: io.stdin,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    signal: io.signal,
+    shutdownGraceMs: graceMs,
+  })
   return 0
 }

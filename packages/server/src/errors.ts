@@ -1,12 +1,20 @@
-// The one error type of @mcp-kit/server, with the stable codes of DESIGN.md "Errors".
+// The one error type of @mcp-kit/server, with the stable codes of DESIGN.md "Errors". Errors
+// that travel over the wire carry their JSON-RPC code in `details.rpcCode`.
 
 const brand = Symbol.for('mcp-kit.error')
 
 export type ServerErrorCode =
+  /** A tool, resource or prompt definition was refused at registration. */
   | 'invalid_definition'
   | 'tool_not_found'
+  | 'resource_not_found'
+  | 'prompt_not_found'
   | 'invalid_arguments'
   | 'tool_error'
+  /** The client cannot do what a handler asked (sampling or elicitation without the capability). */
+  | 'unsupported'
+  | 'cancelled'
+  | 'server_error'
   | 'internal'
 
 export interface ServerErrorOptions {
@@ -35,4 +43,31 @@ export class ServerError extends Error {
       (value as Error).name === 'ServerError'
     )
   }
+}
+
+/** JSON-RPC error codes the server answers with (MCP spec 2025-11-25). */
+export const rpcCodes = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  /** Transport-level failures (the SDK's ConnectionClosed; used for HTTP errors without a request id). */
+  transportError: -32000,
+  sessionNotFound: -32001,
+  resourceNotFound: -32002,
+} as const
+
+const rpcCodeByErrorCode: Partial<Record<ServerErrorCode, number>> = {
+  tool_not_found: rpcCodes.invalidParams,
+  prompt_not_found: rpcCodes.invalidParams,
+  invalid_arguments: rpcCodes.invalidParams,
+  resource_not_found: rpcCodes.resourceNotFound,
+}
+
+/** The JSON-RPC code a ServerError travels with. */
+export function rpcCodeFor(error: ServerError): number {
+  const explicit = error.details?.rpcCode
+  if (typeof explicit === 'number') return explicit
+  return rpcCodeByErrorCode[error.code] ?? rpcCodes.internalError
 }

@@ -1,23 +1,67 @@
-// @mcp-kit/server — public API. Any new export added here becomes public API.
+// @mcp-kit/server — public API. Any new export added here becomes public API; the sorted export
+// list is pinned in test/exports.test.ts so that growth is a conscious act.
+// (Each group comment stands apart so that import sorting keeps the groups.)
 
-export { createDemoRegistry } from './demo.js'
-export type { ServerErrorCode, ServerErrorOptions } from './errors.js'
-// Errors
-export { ServerError } from './errors.js'
-export type { ProtocolServerOptions } from './protocol-server.js'
-// Serving
-export { createProtocolServer } from './protocol-server.js'
+// Registry: what a server offers
+
 export type {
-  HandlerContext,
+  Completer,
   JsonSchema,
+  ListName,
   PromptArgument,
   PromptDefinition,
+  PromptOutput,
+  RegistryEvent,
   ResourceDefinition,
+  ResourceMatch,
+  ResourceOutput,
+  ResourceTemplateDefinition,
   ToolDefinition,
   ToolOutput,
   ToolRegistry,
 } from './registry.js'
-// Registry
 export { createToolRegistry, isToolRegistry } from './registry.js'
+
+// Handler context: cancellation, progress, logging, sampling, elicitation
+
+export type {
+  AuthInfo,
+  ElicitationRequest,
+  HandlerContext,
+  LoggingLevel,
+  SamplingRequest,
+  SamplingResult,
+} from './context.js'
+
+// Embedded runtime: the registry in-process, with validation and traces
+
+export type {
+  Completion,
+  CompletionReference,
+  Runtime,
+  RuntimeCallOptions,
+  RuntimeOptions,
+} from './runtime.js'
+export { createRuntime } from './runtime.js'
+export type { TraceEntry, TraceKind } from './trace.js'
+
+// Serving: stdio, Streamable HTTP, or any SDK transport
+
+export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http-handler.js'
+export { createHttpHandler } from './http-handler.js'
+export type { HttpServerOptions, RunningHttpServer } from './http-server.js'
+export { startHttpServer } from './http-server.js'
+export type { ProtocolServerOptions } from './protocol-server.js'
+export { createProtocolServer } from './protocol-server.js'
+export type { GuardOptions } from './request-guard.js'
 export type { StdioServeOptions } from './stdio.js'
 export { serveStdio } from './stdio.js'
+
+// The bundled demo (what `mcp-kit serve` serves without a module)
+
+export { createDemoRegistry } from './demo.js'
+
+// Errors
+
+export type { ServerErrorCode, ServerErrorOptions } from './errors.js'
+export { ServerError } from './errors.js'

@@ -1,30 +1,101 @@
-// Serves a registry over stdio: newline-delimited JSON-RPC on stdin/stdout, nothing else on
-// stdout, and the process's work is done when stdin closes.
+// Serves a registry over stdio: newline-delimited JSON-RPC on stdin/stdout. Nothing but protocol
+// may reach stdout, so while serving on the process's own stdout anything else written there
+// (a handler's console.log, a chatty library) is sent to stderr instead. Serving ends when
+// stdin closes or the signal aborts (after in-flight calls finish, within the grace period).
 
+import type { Readable, Writable } from 'node:stream'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { createProtocolServer, type ProtocolServerOptions } from './protocol-server.js'
 import type { ToolRegistry } from './registry.js'
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 
-export interface StdioServeOptions extends ProtocolServerOptions {
-  stdin?: NodeJS.ReadableStream
-  stdout?: NodeJS.WritableStream
+export interface StdioServeOptions extends ProtocolServerOptions, RuntimeOptions {
+  stdin?: Readable
+  stdout?: Writable
+  /** Where stray stdout writes go while serving on process.stdout (default process.stderr). */
+  stderr?: Writable
+  /** Ends serving: waits up to `shutdownGraceMs` for in-flight requests, then closes. */
+  signal?: AbortSignal
+  /** How long a shutdown waits for in-flight requests (default 10 000 ms). */
+  shutdownGraceMs?: number
+  /** Serve this runtime instead of a new one over `registry`. */
+  runtime?: Runtime
 }
 
-/** Serves until stdin ends; resolves when the session is closed. */
+/** Serves until stdin ends or `signal` aborts; resolves once the session is closed. */
 export async function serveStdio(registry: ToolRegistry, options: StdioServeOptions = {}): Promise<void> {
-  const server = createProtocolServer(registry, options)
+  const runtime = options.runtime ?? createRuntime(registry, options)
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream
-  const transport = new StdioServerTransport(stdin, (options.stdout ?? process.stdout) as NodeJS.WriteStream)
+  const stdout = options.stdout ?? process.stdout
+  const restoreStdout = stdout === process.stdout ? divertStdout(options.stderr ?? process.stderr) : undefined
+  const protocolOut = restoreStdout === undefined ? stdout : restoreStdout.protocolStream
+  let closedResolve!: () => void
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve()
+    closedResolve = resolve
   })
-  const unsubscribe = registry.onChange((kind) => {
-    if (kind === 'tools') void server.sendToolListChanged().catch(() => {})
-    else if (kind === 'resources') void server.sendResourceListChanged().catch(() => {})
-    else void server.sendPromptListChanged().catch(() => {})
-  })
-  stdin.once('end', () => void server.close())
-  await server.connect(transport)
-  await closed
-  unsubscribe()
+  const server = createProtocolServer(runtime, { ...options, onClose: () => closedResolve() })
+  const transport = new StdioServerTransport(stdin, protocolOut as NodeJS.WriteStream)
+
+  // Counts requests that have not been answered, so a shutdown can wait for them.
+  const inFlight = new Set<string | number>()
+  let drained: (() => void) | undefined
+  const connect = server.connect(transport)
+  const onmessage = transport.onmessage
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && 'id' in message) inFlight.add(message.id)
+    onmessage?.(message)
+  }
+  const send = transport.send.bind(transport)
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message)
+    const id = 'method' in message ? undefined : (message as { id?: string | number }).id
+    if (id !== undefined && inFlight.delete(id) && inFlight.size === 0) drained?.()
+  }
+  const close = () => void server.close().catch(() => {})
+  stdin.once('end', close)
+  stdin.once('close', close)
+  const onAbort = () => {
+    const grace = options.shutdownGraceMs ?? 10_000
+    if (inFlight.size === 0) return close()
+    const timer = setTimeout(close, grace)
+    timer.unref()
+    drained = () => {
+      clearTimeout(timer)
+      close()
+    }
+  }
+  if (options.signal?.aborted) onAbort()
+  else options.signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    await connect
+    await closed
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort)
+    stdin.off('end', close)
+    stdin.off('close', close)
+    restoreStdout?.restore()
+  }
+}
+
+/**
+ * Sends everything written to process.stdout to `target` until restored, and returns a stream
+ * that still writes to the real stdout, for the protocol.
+ */
+function divertStdout(target: Writable): { protocolStream: Writable; restore: () => void } {
+  const real = process.stdout
+  const originalWrite = real.write
+  // The SDK transport only writes and waits for 'drain'.
+  const protocolStream = {
+    write: originalWrite.bind(real),
+    once: (event: string, listener: () => void) => real.once(event, listener),
+  } as unknown as Writable
+  real.write = ((chunk: unknown, ...rest: unknown[]) =>
+    (target.write as (...args: unknown[]) => boolean).call(target, chunk, ...rest)) as typeof real.write
+  return {
+    protocolStream,
+    restore: () => {
+      real.write = originalWrite
+    },
+  }
 }

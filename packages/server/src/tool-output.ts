@@ -1,7 +1,12 @@
-// Normalizes what handlers return into MCP results.
+// Turns what handlers return into MCP results, so simple handlers can return plain values.
 
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
-import type { ToolOutput } from './registry.js'
+import type {
+  CallToolResult,
+  GetPromptResult,
+  PromptMessage,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { PromptOutput, ResourceOutput, ToolOutput } from './registry.js'
 
 function isCallToolResult(value: unknown): value is CallToolResult {
   return (
@@ -9,26 +14,51 @@ function isCallToolResult(value: unknown): value is CallToolResult {
   )
 }
 
-/** A string becomes one text item; a full result passes through; any other value becomes JSON text plus structuredContent (objects). */
+/**
+ * A full result passes through; a string becomes one text item; undefined an empty result; any
+ * other value becomes JSON text, and an object is also the structuredContent.
+ */
 export function toCallToolResult(output: ToolOutput): CallToolResult {
   if (isCallToolResult(output)) return output
   if (typeof output === 'string') return { content: [{ type: 'text', text: output }] }
+  if (output === undefined) return { content: [] }
   const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(output) }] }
-  if (typeof output === 'object' && output !== null && !Array.isArray(output))
+  if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
     result.structuredContent = output as Record<string, unknown>
+  }
   return result
 }
 
+/** An error result whose text is safe to show: the message only, never a stack. */
+export function toolErrorResult(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] }
+}
+
 export function toReadResourceResult(
-  output: ReadResourceResult | string,
+  output: ResourceOutput,
   uri: string,
   mimeType: string | undefined,
 ): ReadResourceResult {
-  if (typeof output !== 'string') return output
-  return { contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: output }] }
+  if (typeof output === 'string')
+    return { contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: output }] }
+  if (output instanceof Uint8Array) {
+    return {
+      contents: [
+        {
+          uri,
+          mimeType: mimeType ?? 'application/octet-stream',
+          blob: Buffer.from(output.buffer, output.byteOffset, output.byteLength).toString('base64'),
+        },
+      ],
+    }
+  }
+  return output
 }
 
-export function toGetPromptResult(output: GetPromptResult | string): GetPromptResult {
-  if (typeof output !== 'string') return output
-  return { messages: [{ role: 'user', content: { type: 'text', text: output } }] }
+export function toGetPromptResult(output: PromptOutput, description: string | undefined): GetPromptResult {
+  if (typeof output === 'string') {
+    return { description, messages: [{ role: 'user', content: { type: 'text', text: output } }] }
+  }
+  if (Array.isArray(output)) return { description, messages: output as PromptMessage[] }
+  return output
 }

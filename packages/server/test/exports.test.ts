@@ -1,0 +1,17 @@
+// Pins the public API: a new export is a conscious act (update this list with it).
+import { expect, test } from 'vitest'
+import * as server from '../src/index.js'
+
+test('the public runtime exports are exactly these', () => {
+  expect(Object.keys(server).sort()).toEqual([
+    'ServerError',
+    'createDemoRegistry',
+    'createHttpHandler',
+    'createProtocolServer',
+    'createRuntime',
+    'createToolRegistry',
+    'isToolRegistry',
+    'serveStdio',
+    'startHttpServer',
+  ])
+})
