@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import yargs from 'yargs'
 import { commands } from './commands/index.js'
-import { isKitError } from './errors.js'
+import { CliError, isKitError } from './errors.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
 import { type Io, processIo } from './io.js'
 
@@ -29,7 +29,6 @@ function reportError(error: unknown, io: Io, verbose: boolean): number {
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const result = { exitCode: exitCodes.ok }
-  let usageError: string | undefined
   const parser = yargs([...argv])
     .scriptName('mcp-kit')
     .usage('$0 <command> [options]\n\nInspect, call, profile and serve Model Context Protocol servers.')
@@ -45,19 +44,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .epilogue(
       'Exit codes: 0 ok, 1 tool or server error, 2 usage or invalid reference/arguments, 3 launch or connect failure, 4 timeout, 5 schema changed, 130 interrupted.',
     )
+    .exitProcess(false)
+    // Throwing stops yargs from running the handler after a validation failure.
     .fail((message, error) => {
-      if (error) throw error
-      usageError = message
+      throw error ?? new CliError('usage', `${message}\nRun 'mcp-kit --help' for usage.`)
     })
   try {
     await parser.parseAsync([...argv], { io, result })
   } catch (error) {
     if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
     return reportError(error, io, argv.includes('--verbose') || argv.includes('-v'))
-  }
-  if (usageError !== undefined) {
-    io.stderr.write(`mcp-kit: ${usageError}\nRun 'mcp-kit --help' for usage.\n`)
-    return exitCodes.usage
   }
   return result.exitCode
 }

@@ -101,40 +101,39 @@ async function initialize(
   return { client, protocolVersion, closed, toolsChanged }
 }
 
-function connectError(
+async function connectError(
   error: unknown,
   server: ServerSpec,
   attempt: Attempt | undefined,
   timeoutMs: number,
   signal?: AbortSignal,
-): ClientError {
-  if (ClientError.isInstance(error)) return error
+): Promise<ClientError> {
   const where = server.transport === 'stdio' ? `'${server.command}'` : server.url
   const rpcCode = (error as Error)?.name === 'McpError' ? (error as { code: number }).code : undefined
   if (signal?.aborted)
     return new ClientError('cancelled', `connecting to ${where} was cancelled`, { cause: error })
+  const process = attempt?.kind === 'stdio' ? (attempt.transport as ProcessTransport) : undefined
+  if (process?.failure) return process.failure
+  if (process?.exit) {
+    // The exit is the real story, whatever failed first; read the server's last words before telling it.
+    await Promise.race([process.settled(), new Promise((resolve) => setTimeout(resolve, 500))])
+    const exit = process.exit
+    return new ClientError(
+      'connect_failed',
+      `${where}: ${describeExit(exit, 'before it finished initializing')}`,
+      {
+        details: { exitCode: exit.code, signal: exit.signal, stderr: exit.stderrTail },
+        cause: error,
+      },
+    )
+  }
+  if (ClientError.isInstance(error)) return error
   if (rpcCode === -32001) {
     return new ClientError(
       'timeout',
       `${where} did not finish initializing within ${describeLimit(timeoutMs)} (--connect-timeout)`,
       {
         details: { limit: 'connect', timeoutMs },
-        cause: error,
-      },
-    )
-  }
-  const process = attempt?.kind === 'stdio' ? (attempt.transport as ProcessTransport) : undefined
-  if (process?.failure) return process.failure
-  if (process?.exit) {
-    return new ClientError(
-      'connect_failed',
-      `${where}: ${describeExit(process.exit, 'before it finished initializing')}`,
-      {
-        details: {
-          exitCode: process.exit.code,
-          signal: process.exit.signal,
-          stderr: process.exit.stderrTail,
-        },
         cause: error,
       },
     )
@@ -220,7 +219,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
       }
     }
   } catch (error) {
-    const failure = connectError(error, server, attempt, timeoutMs, options.signal)
+    const failure = await connectError(error, server, attempt, timeoutMs, options.signal)
     await attempt?.transport.close().catch(() => {})
     throw failure
   }

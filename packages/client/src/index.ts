@@ -26,7 +26,7 @@ export type { ProcessExit, ProcessTransportOptions } from './process-transport.j
 // Stdio processes and their environment
 export { formatBytes, ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export type { CallOptions, Progress, ToolFilter, TransportKind } from './session.js'
+export type { CallOptions, ListOptions, Progress, ToolFilter, TransportKind } from './session.js'
 export { describeExit, filterTools, Session } from './session.js'
 export type { TraceEntry, TraceKind } from './trace.js'
 // Traces

@@ -5,6 +5,7 @@
 // size of one message. The SDK's own StdioClientTransport cannot signal a process group.
 
 import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ClientError } from './errors.js'
@@ -56,6 +57,10 @@ export class ProcessTransport implements Transport {
   #failure: ClientError | undefined
   #closing: Promise<void> | undefined
   #closedNotified = false
+  #settle: () => void = () => {}
+  readonly #settled = new Promise<void>((resolve) => {
+    this.#settle = resolve
+  })
   #started = false
   #early: JSONRPCMessage[] = []
   #stdoutChunks: Buffer[] = []
@@ -82,6 +87,11 @@ export class ProcessTransport implements Transport {
   /** Why the transport failed, when it failed on its own (oversized message, launch error). */
   get failure(): ClientError | undefined {
     return this.#failure
+  }
+
+  /** Resolves once the server has exited and its output has been read to the end. */
+  settled(): Promise<void> {
+    return this.#settled
   }
 
   /** The last lines of the server's stderr. */
@@ -125,6 +135,7 @@ export class ProcessTransport implements Transport {
           exitResolve()
           reject(failure)
           this.#notifyClosed()
+          this.#settle()
         } else {
           this.#options.onDiagnostic?.(`server process error: ${error.message}`)
         }
@@ -132,22 +143,25 @@ export class ProcessTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal, stderrTail: this.#stderrTail }
         exitResolve()
-        // Let stdout drain first: a server may write its last response and exit at once.
-        const stdout = child.stdout
-        const finish = () => {
+        // Let stdout and stderr drain first: a server may write its last response (or its last
+        // words) and exit at once. A grandchild holding the pipes open does not delay us long.
+        const drained = [child.stdout, child.stderr].map((stream) =>
+          !stream || stream.readableEnded
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => stream.once('end', resolve)),
+        )
+        let timer: NodeJS.Timeout | undefined
+        void Promise.race([
+          Promise.all(drained),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, 200))),
+        ]).then(() => {
+          clearTimeout(timer)
           this.#flushStderr()
           this.#notifyClosed()
+          this.#settle()
           // The server is gone; anything it started that still runs is an orphan: end it.
           void this.close()
-        }
-        if (!stdout || stdout.readableEnded) finish()
-        else {
-          const timer = setTimeout(finish, 200)
-          stdout.once('end', () => {
-            clearTimeout(timer)
-            finish()
-          })
-        }
+        })
       })
       child.stdout?.on('data', (chunk: Buffer) => this.#onStdout(chunk))
       child.stderr?.setEncoding('utf8')
@@ -256,9 +270,11 @@ export class ProcessTransport implements Transport {
     const command = this.#options.command
     let message = `cannot launch '${command}': ${(error as Error).message}`
     if (code === 'ENOENT') {
-      message = this.#options.cwd
-        ? `cannot launch '${command}': command not found, or the working directory ${this.#options.cwd} does not exist`
-        : `cannot launch '${command}': command not found`
+      const cwd = this.#options.cwd
+      message =
+        cwd !== undefined && !existsSync(cwd)
+          ? `cannot launch '${command}': the working directory ${cwd} does not exist`
+          : `cannot launch '${command}': command not found`
     } else if (code === 'EACCES') message = `cannot launch '${command}': permission denied`
     return new ClientError('launch_failed', message, { details: { command, errno: code }, cause: error })
   }

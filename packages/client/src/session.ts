@@ -31,6 +31,11 @@ export interface Progress {
   message?: string
 }
 
+export interface ListOptions {
+  /** Stop fetching pages once at least this many items are in. */
+  limit?: number
+}
+
 export interface CallOptions {
   /** Per-call timeout in ms, reset whenever the server reports progress (default: the session's). */
   timeoutMs?: number
@@ -136,21 +141,31 @@ export class Session {
     return (await this.listTools()).find((tool) => tool.name === name)
   }
 
-  listResources(): Promise<Resource[]> {
-    return this.#listAll('resources/list', 'resources', (params, options) =>
-      this.#client.listResources(params, options),
+  /** All resources (every page; with `limit`, pages stop once that many are in). */
+  listResources(options: ListOptions = {}): Promise<Resource[]> {
+    return this.#listAll(
+      'resources/list',
+      'resources',
+      (params, request) => this.#client.listResources(params, request),
+      options.limit,
     )
   }
 
-  listResourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.#listAll('resources/templates/list', 'resourceTemplates', (params, options) =>
-      this.#client.listResourceTemplates(params, options),
+  listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
+    return this.#listAll(
+      'resources/templates/list',
+      'resourceTemplates',
+      (params, request) => this.#client.listResourceTemplates(params, request),
+      options.limit,
     )
   }
 
-  listPrompts(): Promise<Prompt[]> {
-    return this.#listAll('prompts/list', 'prompts', (params, options) =>
-      this.#client.listPrompts(params, options),
+  listPrompts(options: ListOptions = {}): Promise<Prompt[]> {
+    return this.#listAll(
+      'prompts/list',
+      'prompts',
+      (params, request) => this.#client.listPrompts(params, request),
+      options.limit,
     )
   }
 
@@ -221,6 +236,7 @@ export class Session {
     method: string,
     key: string,
     page: (params: { cursor: string } | undefined, options: RequestOptions) => Promise<object>,
+    limit = Number.POSITIVE_INFINITY,
   ): Promise<T[]> {
     const items: T[] = []
     const seen = new Set<string>()
@@ -233,7 +249,7 @@ export class Session {
       >
       items.push(...((result[key] as T[] | undefined) ?? []))
       const next = result.nextCursor
-      if (typeof next !== 'string' || next === '') return items
+      if (typeof next !== 'string' || next === '' || items.length >= limit) return items
       if (seen.has(next))
         throw new ClientError(
           'protocol_error',

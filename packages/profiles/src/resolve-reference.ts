@@ -63,7 +63,8 @@ export async function resolveReference(
   input: string | ParsedReference,
   options: LoadOptions = {},
 ): Promise<ResolvedReference> {
-  const reference = typeof input === 'string' ? parseReference(input) : input
+  // Anything but parsed data goes through the parser, which refuses non-strings with invalid_reference.
+  const reference = typeof input === 'object' && input !== null ? input : parseReference(input as string)
   if (reference.type === 'profile') return resolveProfileReference(reference, options)
   if (reference.launcher === 'node' || reference.launcher === 'python') {
     const fs = options.fs ?? nodeFileSystem

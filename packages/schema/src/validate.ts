@@ -84,10 +84,24 @@ export function validateArguments(args: unknown, inputSchema: unknown): Validati
   return { ok: false, errors: problemsFrom(validate.errors ?? [], args) }
 }
 
-/** One line per problem: `path: message`, or just the message for the arguments as a whole. */
+// Messages for missing and unknown parameters already name the parameter: prefix the object they belong to.
+const namingKeywords = new Set(['required', 'additionalProperties', 'unevaluatedProperties'])
+
+function parentPath(path: string): string {
+  const cut = Math.max(path.lastIndexOf('.'), path.endsWith(']') ? path.lastIndexOf('[') : -1)
+  return cut <= 0 ? '' : path.slice(0, cut)
+}
+
+/**
+ * One line per problem: `path: message`. Missing and unknown parameters, whose message names
+ * them, are prefixed with the object they belong to (nothing at the top level).
+ */
 export function formatProblems(problems: readonly ArgumentProblem[]): string {
   return problems
-    .map((problem) => (problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`))
+    .map((problem) => {
+      const prefix = namingKeywords.has(problem.keyword) ? parentPath(problem.path) : problem.path
+      return prefix === '' ? problem.message : `${prefix}: ${problem.message}`
+    })
     .join('\n')
 }
 

@@ -39,8 +39,8 @@ describe('validateArguments', () => {
     ])
     expect(formatProblems(found)).toBe(
       [
-        "message: missing required parameter 'message'",
-        "foo: unknown parameter 'foo'",
+        "missing required parameter 'message'",
+        "unknown parameter 'foo'",
         'count: must be an integer (got "abc")',
         'mode: must be one of "a", "b", "c"',
       ].join('\n'),
@@ -265,6 +265,15 @@ describe('formatProblems', () => {
         { path: '', message: 'must be an object (got 1)', keyword: 'type' },
       ]),
     ).toBe('a: must be a string (got 1)\nmust be an object (got 1)')
+    expect(
+      formatProblems([
+        { path: 'items[2].name', message: "missing required parameter 'name'", keyword: 'required' },
+        { path: 'options.extra', message: "unknown parameter 'extra'", keyword: 'additionalProperties' },
+        { path: 'list[0]', message: 'must be a string (got 1)', keyword: 'type' },
+      ]),
+    ).toBe(
+      "items[2]: missing required parameter 'name'\noptions: unknown parameter 'extra'\nlist[0]: must be a string (got 1)",
+    )
     expect(formatProblems([])).toBe('')
   })
 })

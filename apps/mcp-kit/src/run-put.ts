@@ -1,0 +1,162 @@
+// `mcp-kit put <ref-with-tool>`: one tool call per NDJSON input record over one session, several
+// at a time, printing exactly one output record per input record in input order. Bad lines and
+// failed calls become error records carrying their input line number; nothing is dropped or
+// duplicated, also when the server dies midway.
+
+import { createInterface } from 'node:readline'
+import type { Session } from '@mcp-kit/client'
+import { parseJsonArguments, parseKeyValues, prepareArguments } from './call-arguments.js'
+import { diagnostics, openSession } from './connection.js'
+import { CliError, isKitError } from './errors.js'
+import { exitCodeFor, exitCodes } from './exit-codes.js'
+import type { Io } from './io.js'
+import { write } from './io.js'
+import { type ErrorLike, errorRecord, type Record_, toolErrorMessage, toolResultRecords } from './records.js'
+import { resolveForCli } from './reference.js'
+import { type CallArguments, toolSchema } from './run-call.js'
+import { createStatus } from './status.js'
+
+export interface PutArguments extends CallArguments {
+  concurrency: number
+  'fail-fast'?: boolean
+}
+
+interface Outcome {
+  record: Record_
+  failure?: ErrorLike
+}
+
+/** One output record for one call: the single record, or {records: […]} when a result has several. */
+function oneRecord(records: Record_[]): Record_ {
+  if (records.length === 1) return records[0] as Record_
+  return { records }
+}
+
+function failure(error: ErrorLike, line: number): Outcome {
+  return { record: errorRecord(error, line), failure: error }
+}
+
+export async function runPut(args: PutArguments, io: Io): Promise<number> {
+  const concurrency = args.concurrency
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
+    throw new CliError('usage', `--concurrency must be a whole number from 1 to 1024 (got ${concurrency})`)
+  }
+  const resolved = await resolveForCli(args.reference, io)
+  const operation = resolved.operation
+  if (operation.kind !== 'callTool')
+    throw new CliError('usage', 'put needs a tool: @profile/tool, or a reference with tool=')
+  const say = diagnostics(io, args)
+  const validate = args.validate !== false
+  const rawStrings = args['raw-strings'] === true
+  const session: Session = await openSession(resolved, args, io)
+  const status = createStatus(io, args.quiet)
+  try {
+    const schema = validate || !rawStrings ? await toolSchema(session, operation.name) : undefined
+    // Arguments shared by every record (profile defaults, query, --args, key=value); records override them.
+    const base = await prepareArguments(
+      operation.name,
+      {
+        defaults: operation.defaults,
+        query: operation.args,
+        json: parseJsonArguments(args.args),
+        keyValues: parseKeyValues(args.arguments ?? []),
+      },
+      schema,
+      { rawStrings, validate: false, warn: say.warn },
+    )
+    const { formatProblems, validateArguments } = await import('@mcp-kit/schema')
+    let schemaUsable = validate && schema !== undefined
+    const call = async (text: string, line: number): Promise<Outcome> => {
+      let record: unknown
+      try {
+        record = JSON.parse(text)
+      } catch (error) {
+        return failure(
+          { code: 'invalid_arguments', message: `line ${line}: not valid JSON: ${(error as Error).message}` },
+          line,
+        )
+      }
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+        return failure(
+          { code: 'invalid_arguments', message: `line ${line}: expected a JSON object of tool arguments` },
+          line,
+        )
+      }
+      const callArguments = { ...base, ...(record as Record<string, unknown>) }
+      if (schemaUsable) {
+        try {
+          const result = validateArguments(callArguments, schema)
+          if (!result.ok) {
+            return failure(
+              {
+                code: 'invalid_arguments',
+                message: `line ${line}: ${formatProblems(result.errors).split('\n').join('; ')}`,
+                details: { problems: result.errors },
+              },
+              line,
+            )
+          }
+        } catch (error) {
+          schemaUsable = false
+          say.warn(
+            `cannot validate the arguments of '${operation.name}': ${(error as Error).message}; sending them unchecked`,
+          )
+        }
+      }
+      try {
+        const result = await session.callTool(operation.name, callArguments)
+        if (result.isError) return failure({ code: 'tool_error', message: toolErrorMessage(result) }, line)
+        return { record: oneRecord(toolResultRecords(result)) }
+      } catch (error) {
+        if (!isKitError(error)) throw error
+        return failure({ code: error.code, message: error.message, details: error.details }, line)
+      }
+    }
+
+    let firstFailure: ErrorLike | undefined
+    let done = 0
+    let failed = 0
+    const pending: Array<Promise<Outcome>> = []
+    const emit = async (outcome: Outcome) => {
+      done++
+      if (outcome.failure) {
+        failed++
+        firstFailure ??= outcome.failure
+      }
+      if (done % 100 === 0) status.update(`put: ${done} done, ${failed} failed`)
+      await write(io.stdout, `${JSON.stringify(outcome.record)}\n`)
+    }
+    const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })
+    let lineNumber = 0
+    try {
+      for await (const text of lines) {
+        lineNumber++
+        if (text.trim() === '') continue
+        if (io.signal.aborted || (args['fail-fast'] && firstFailure)) break
+        while (pending.length >= concurrency) {
+          await emit(await (pending.shift() as Promise<Outcome>))
+          if (args['fail-fast'] && firstFailure) break
+        }
+        if (args['fail-fast'] && firstFailure) break
+        const outcome = call(text, lineNumber)
+        outcome.catch(() => {}) // abandoned by --fail-fast or Ctrl-C: its failure is not news
+        pending.push(outcome)
+      }
+      while (pending.length > 0 && !(args['fail-fast'] && firstFailure))
+        await emit(await (pending.shift() as Promise<Outcome>))
+    } finally {
+      lines.close()
+      status.clear()
+    }
+    if (io.signal.aborted) return exitCodes.interrupted
+    if (failed > 0 && !args.quiet) {
+      io.stderr.write(
+        `mcp-kit: ${failed} of ${done} calls failed${args['fail-fast'] ? ' (stopped at the first: --fail-fast)' : ''}\n`,
+      )
+    }
+    return firstFailure ? exitCodeFor(firstFailure.code) : exitCodes.ok
+  } finally {
+    status.clear()
+    await session.close()
+  }
+}

@@ -1,0 +1,87 @@
+// Running the built CLI as a user would: a real process, real stdio, exit codes, and checks that
+// the servers it started are gone afterwards.
+
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { processRunning } from '@mcp-kit/client'
+
+export const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
+
+export interface CliResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  milliseconds: number
+}
+
+export interface CliOptions {
+  input?: string
+  env?: Record<string, string | undefined>
+  cwd?: string
+  /** Kill the CLI if it has not finished by then (a hang is a failure, not a stuck test run). */
+  timeoutMs?: number
+  /** Called once the process runs, e.g. to send it a signal. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void
+}
+
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const started = Date.now()
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr, milliseconds: Date.now() - started })
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(options.input ?? '')
+    options.onSpawn?.(child)
+  })
+}
+
+/** NDJSON stdout as values. */
+export function records(stdout: string): unknown[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line))
+}
+
+/** A temp file the fixtures append their pids to (pass it with --env FIXTURE_PID_FILE=…). */
+export function pidFile(): {
+  path: string
+  flag: string
+  pids: () => number[]
+  running: () => number[]
+  remove: () => void
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-kit-pids-'))
+  const path = join(dir, 'pids')
+  const pids = () => {
+    try {
+      return readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  return {
+    path,
+    flag: `FIXTURE_PID_FILE=${path}`,
+    pids,
+    running: () => pids().filter(processRunning),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
