@@ -1,0 +1,3 @@
+import { createVitestConfig } from '@mcp-kit/vitest-config'
+
+export default createVitestConfig({ include: ['test/**/*.test.js'], testTimeout: 300_000, hookTimeout: 300_000 })
