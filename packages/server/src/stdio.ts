@@ -43,37 +43,58 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
   const connect = server.connect(transport)
   const onmessage = transport.onmessage
   transport.onmessage = (message: JSONRPCMessage) => {
-    if ('method' in message && 'id' in message) inFlight.add(message.id)
+    if ('method' in message) {
+      if ('id' in message) inFlight.add(message.id)
+      else if (message.method === 'notifications/cancelled') {
+        // The SDK sends nothing for a cancelled request: stop waiting for it.
+        const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId
+        if (requestId !== undefined) settle(requestId)
+      }
+    }
     onmessage?.(message)
   }
   const send = transport.send.bind(transport)
   transport.send = async (message: JSONRPCMessage) => {
-    await send(message)
-    const id = 'method' in message ? undefined : (message as { id?: string | number }).id
-    if (id !== undefined && inFlight.delete(id) && inFlight.size === 0) drained?.()
+    try {
+      await send(message)
+    } finally {
+      const id = 'method' in message ? undefined : (message as { id?: string | number }).id
+      if (id !== undefined) settle(id)
+    }
+  }
+  function settle(id: string | number): void {
+    if (inFlight.delete(id) && inFlight.size === 0) drained?.()
   }
   const close = () => void server.close().catch(() => {})
-  stdin.once('end', close)
-  stdin.once('close', close)
-  const onAbort = () => {
-    const grace = options.shutdownGraceMs ?? 10_000
+  // Stdin closing (the client is done sending) and the signal both let answers in flight go out
+  // first: `echo '…' | mcp-kit serve --stdio` gets its answers.
+  let stopping = false
+  const shutdown = () => {
+    if (stopping) return
+    stopping = true
     if (inFlight.size === 0) return close()
-    const timer = setTimeout(close, grace)
+    const timer = setTimeout(close, options.shutdownGraceMs ?? 10_000)
     timer.unref()
     drained = () => {
       clearTimeout(timer)
       close()
     }
   }
-  if (options.signal?.aborted) onAbort()
-  else options.signal?.addEventListener('abort', onAbort, { once: true })
+  // A vanished reader (EPIPE) ends serving instead of crashing the process.
+  const onOutputError = () => close()
+  stdout.on('error', onOutputError)
+  stdin.once('end', shutdown)
+  stdin.once('close', shutdown)
+  if (options.signal?.aborted) shutdown()
+  else options.signal?.addEventListener('abort', shutdown, { once: true })
   try {
     await connect
     await closed
   } finally {
-    options.signal?.removeEventListener('abort', onAbort)
-    stdin.off('end', close)
-    stdin.off('close', close)
+    options.signal?.removeEventListener('abort', shutdown)
+    stdin.off('end', shutdown)
+    stdin.off('close', shutdown)
+    stdout.off('error', onOutputError)
     restoreStdout?.restore()
   }
 }

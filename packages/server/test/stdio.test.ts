@@ -89,3 +89,31 @@ test('an abort waits for the call in flight, answers it, then stops', async () =
     result: { content: [{ type: 'text', text: 'finished' }] },
   })
 })
+
+test('requests piped in before stdin closes are all answered', async () => {
+  const registry = createToolRegistry().tool({
+    name: 'slow-echo',
+    handler: async ({ message }) => {
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      return String(message)
+    },
+  })
+  const { stdin, stdout, lines, send } = pipes()
+  const serving = serveStdio(registry, { stdin, stdout })
+  send(initialize)
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'slow-echo', arguments: { message: 'one' } },
+  })
+  send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'slow-echo', arguments: { message: 'two' } },
+  })
+  stdin.end()
+  await serving
+  expect(lines.slice(1)).toHaveLength(2)
+})
