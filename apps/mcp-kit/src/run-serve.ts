@@ -2,9 +2,10 @@
 // Streamable HTTP until stdin closes (stdio) or SIGINT/SIGTERM (both), then shuts down
 // gracefully. Diagnostics go to stderr; stdout carries nothing but protocol (stdio).
 
+import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { HttpServerOptions, ToolRegistry } from '@mcp-kit/server'
+import type { HttpServerOptions, RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from './errors.js'
 import type { Io } from './io.js'
 
@@ -21,6 +22,8 @@ export interface ServeArguments {
   sessionIdle?: number
   bodyLimit?: string
   shutdownGrace?: number
+  trace?: string
+  'trace-redact-args'?: boolean
 }
 
 const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
@@ -88,13 +91,35 @@ export async function loadRegistry(module: string | undefined, io: Io): Promise<
   return value
 }
 
+/** Trace entries as NDJSON appended to `--trace FILE` (buffered; flushed when serving ends). */
+function traceOptions(args: ServeArguments, io: Io): { options: RuntimeOptions; close: () => Promise<void> } {
+  if (args.trace === undefined) return { options: {}, close: async () => {} }
+  const path = resolve(io.cwd, args.trace)
+  const file = createWriteStream(path, { flags: 'a' })
+  let failed = false
+  file.on('error', (error) => {
+    if (!failed) io.stderr.write(`mcp-kit: warning: cannot write the trace file ${path}: ${error.message}\n`)
+    failed = true
+  })
+  return {
+    options: {
+      serverName: args.module ?? 'mcp-kit demo',
+      redactTraceArguments: args['trace-redact-args'] === true,
+      onTrace: (entry) => {
+        if (!failed) file.write(`${JSON.stringify(entry)}\n`)
+      },
+    },
+    close: () => new Promise<void>((resolveClose) => file.end(() => resolveClose())),
+  }
+}
+
 function positiveNumber(value: number | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined
   if (!Number.isFinite(value) || value <= 0) throw new CliError('usage', `${flag} must be a number > 0`)
   return value
 }
 
-function httpOptions(args: ServeArguments, io: Io): HttpServerOptions {
+function httpOptions(args: ServeArguments, io: Io, runtimeOptions: RuntimeOptions): HttpServerOptions {
   const port = args.port as number
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new CliError('usage', `--port must be an integer from 0 to 65535 (got ${String(args.port)})`)
@@ -121,6 +146,7 @@ function httpOptions(args: ServeArguments, io: Io): HttpServerOptions {
   const star = (values: string[] | undefined): string[] | '*' | undefined =>
     values?.includes('*') ? '*' : values
   return {
+    ...runtimeOptions,
     port,
     host: args.host,
     token,
@@ -141,8 +167,9 @@ async function serveHttp(
   args: ServeArguments,
   io: Io,
   graceMs: number,
+  runtimeOptions: RuntimeOptions,
 ): Promise<number> {
-  const options = httpOptions(args, io)
+  const options = httpOptions(args, io, runtimeOptions)
   const { startHttpServer } = await import('@mcp-kit/server')
   let running: Awaited<ReturnType<typeof startHttpServer>>
   try {
@@ -200,19 +227,25 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
     }
   }
   const registry = await loadRegistry(args.module, io)
-  if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs)
-  if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
-    io.stderr.write(
-      'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
-    )
+  const trace = traceOptions(args, io)
+  try {
+    if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs, trace.options)
+    if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
+      io.stderr.write(
+        'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
+      )
+    }
+    const { serveStdio } = await import('@mcp-kit/server')
+    await serveStdio(registry, {
+      ...trace.options,
+      stdin: io.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: io.signal,
+      shutdownGraceMs: graceMs,
+    })
+    return 0
+  } finally {
+    await trace.close()
   }
-  const { serveStdio } = await import('@mcp-kit/server')
-  await serveStdio(registry, {
-    stdin: io.stdin,
-    stdout: io.stdout,
-    stderr: io.stderr,
-    signal: io.signal,
-    shutdownGraceMs: graceMs,
-  })
-  return 0
 }

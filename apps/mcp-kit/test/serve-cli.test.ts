@@ -96,6 +96,16 @@ async function initialize(url: string, headers: Record<string, string> = {}) {
   return { ...headers, 'mcp-session-id': response.headers.get('mcp-session-id') as string }
 }
 
+// Answers (and so trace entries) come in completion order: compare them sorted.
+function byNameAndArguments(
+  first: { name: string; args: unknown },
+  second: { name: string; args: unknown },
+): number {
+  return `${first.name} ${JSON.stringify(first.args)}`.localeCompare(
+    `${second.name} ${JSON.stringify(second.args)}`,
+  )
+}
+
 const callTool = (id: number, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
   id,
@@ -335,6 +345,46 @@ describe('serve --stdio', () => {
     expect(messages.map((message) => message.id).sort()).toEqual([0, 1, 2])
     expect(result.stderr).toMatch(/a stray console\.log\n/)
     expect(result.stderr).toMatch(/a stray write\n/)
+  })
+
+  test('--trace appends one NDJSON entry per call, in the DESIGN.md shape', async () => {
+    const trace = join(workDirectory, 'serve-trace.ndjson')
+    const input = [
+      initializeBody,
+      callTool(1, 'echo', { message: 'traced' }),
+      callTool(2, 'echo', {}),
+      callTool(3, 'nope'),
+    ]
+      .map((message) => JSON.stringify(message))
+      .join('\n')
+    const result = await runCli(['serve', '--stdio', '--trace', trace], { input: `${input}\n` })
+    expect(result.code).toBe(0)
+    const entries = readFileSync(trace, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .sort(byNameAndArguments)
+    expect(
+      entries.map(({ ts_ms: _ts, latency_ms: _latency, error_message: _message, ...rest }) => rest),
+    ).toEqual([
+      { kind: 'tool_call', name: 'echo', ok: true, args: { message: 'traced' }, server: 'mcp-kit demo' },
+      {
+        kind: 'tool_call',
+        name: 'echo',
+        ok: false,
+        error_code: 'invalid_arguments',
+        args: {},
+        server: 'mcp-kit demo',
+      },
+      {
+        kind: 'tool_call',
+        name: 'nope',
+        ok: false,
+        error_code: 'tool_not_found',
+        args: {},
+        server: 'mcp-kit demo',
+      },
+    ])
   })
 
   test('without --port or --stdio it serves stdio', async () => {

@@ -37,7 +37,7 @@ export interface HttpHandlerOptions extends ProtocolServerOptions, RuntimeOption
   keepAliveMs?: number
   /** The SSE `retry:` hint: how long a client waits before reconnecting (default 1000 ms). */
   retryMs?: number
-  /** SSE events a session keeps for Last-Event-ID replay (default 1000). */
+  /** SSE events a session keeps for Last-Event-ID replay (default 1000, and at most 8 MiB). */
   eventLogSize?: number
   /** Serve this runtime instead of a new one over the registry. */
   runtime?: Runtime
@@ -141,6 +141,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   }
   const onError = options.onError
   const sessions = new Map<string, Session>()
+  // Stateless mode's per-request servers, so a shutdown can end calls that outlive the grace.
+  const statelessServers = new Set<Server>()
   let inFlight = 0
   let closing = false
   let closed: Promise<void> | undefined
@@ -149,6 +151,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   const hub: SessionHub = {
     retryMs: options.retryMs ?? 1000,
     maximumLoggedEvents: options.eventLogSize ?? 1000,
+    maximumLoggedBytes: 8 * mebibyte,
     liveStreams: new Set(),
     exchangeEnded() {
       inFlight -= 1
@@ -230,8 +233,11 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     const server = createProtocolServer(runtime, protocolOptions)
     transport.onerror = report
     await server.connect(transport)
-    const done = () => void server.close().catch(report)
-    response.once('close', done)
+    statelessServers.add(server)
+    response.once('close', () => {
+      statelessServers.delete(server)
+      server.close().catch(report)
+    })
     transport.dispatchRequest(
       message,
       response,
@@ -712,6 +718,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
           if (timer !== undefined) clearTimeout(timer)
           drained = undefined
           for (const session of [...sessions.values()]) closeSession(session)
+          for (const server of statelessServers) server.close().catch(report)
+          statelessServers.clear()
           for (const stream of hub.liveStreams) stream.end()
           hub.liveStreams.clear()
           resolve()

@@ -19,6 +19,8 @@ export interface SessionHub {
   retryMs: number
   /** How many SSE events a session keeps for Last-Event-ID replay. */
   maximumLoggedEvents: number
+  /** How many bytes of SSE events a session keeps for replay. */
+  maximumLoggedBytes: number
   /** SSE responses that get keep-alive comments. */
   liveStreams: Set<ServerResponse>
   /** Called when an exchange ends (answered, cancelled or abandoned). */
@@ -29,7 +31,7 @@ export interface SessionHub {
 interface StreamRecord {
   id: number
   sequence: number
-  /** Framed events (`id:`/`data:` lines) with their sequence, oldest first. */
+  /** Framed events (`id:`/`data:` lines) with their sequence, oldest first. Bounded per session. */
   events: Array<{ sequence: number; framed: string }>
   finished: boolean
   /** The response currently carrying this stream, if any. */
@@ -72,6 +74,7 @@ export class HttpSessionTransport implements Transport {
   readonly #standalone: StreamRecord
   #nextStreamId = 1
   #loggedEvents = 0
+  #loggedBytes = 0
   readonly #jsonHeaders: string[]
   readonly #sseHeaders: string[]
 
@@ -299,6 +302,7 @@ export class HttpSessionTransport implements Transport {
     if (live !== undefined) {
       this.#detach(record, live)
       live.end()
+      this.#forget(record)
     }
   }
 
@@ -323,6 +327,7 @@ export class HttpSessionTransport implements Transport {
       this.#detach(record, live)
       live.end()
     }
+    this.#forget(record)
   }
 
   #newRecord(): StreamRecord {
@@ -347,27 +352,40 @@ export class HttpSessionTransport implements Transport {
     const framed = `id: ${record.id}_${record.sequence}\ndata: ${text}\n\n`
     record.events.push({ sequence: record.sequence, framed })
     this.#loggedEvents += 1
-    if (this.#loggedEvents > this.#hub.maximumLoggedEvents) this.#trimLog()
+    this.#loggedBytes += framed.length
     const live = record.live
     if (live !== undefined && !live.destroyed) live.write(framed)
+    if (
+      this.#loggedEvents > this.#hub.maximumLoggedEvents ||
+      this.#loggedBytes > this.#hub.maximumLoggedBytes
+    ) {
+      this.#trimLog()
+    }
   }
 
-  // Drops the oldest events, oldest finished streams first, until the log is within its bound.
+  /** Forgets a stream whose last event went out on a live connection: nobody needs to resume it. */
+  #forget(record: StreamRecord): void {
+    if (record.id === 0 || !this.#records.delete(record.id)) return
+    this.#loggedEvents -= record.events.length
+    for (const event of record.events) this.#loggedBytes -= event.framed.length
+    record.events = []
+  }
+
+  // Drops the oldest events, finished streams first, until the log is within its bounds.
   #trimLog(): void {
-    const limit = this.#hub.maximumLoggedEvents
-    for (const [id, record] of this.#records) {
-      if (this.#loggedEvents <= limit) return
-      if (record.finished && record.live === undefined && id !== 0) {
-        this.#loggedEvents -= record.events.length
-        this.#records.delete(id)
-      }
+    const within = () =>
+      this.#loggedEvents <= this.#hub.maximumLoggedEvents && this.#loggedBytes <= this.#hub.maximumLoggedBytes
+    for (const record of this.#records.values()) {
+      if (within()) return
+      if (record.finished && record.live === undefined) this.#forget(record)
     }
     for (const record of this.#records.values()) {
-      while (this.#loggedEvents > limit && record.events.length > 0) {
-        record.events.shift()
+      while (!within() && record.events.length > 0) {
+        const dropped = record.events.shift()
         this.#loggedEvents -= 1
+        this.#loggedBytes -= dropped?.framed.length ?? 0
       }
-      if (this.#loggedEvents <= limit) return
+      if (within()) return
     }
   }
 

@@ -161,11 +161,11 @@ describe('resumable streams (SEP-1699)', () => {
     expect(replay.map((event) => JSON.parse(event.data))).toEqual([
       { jsonrpc: '2.0', id: 8, result: { content: [{ type: 'text', text: 'after the stream was closed' }] } },
     ])
-    // Replaying from the result's own id gives nothing more, and the stream ends.
+    // Once the result went out on a live connection the stream is forgotten: nothing to resume.
     const again = await fetch(server.url, {
       headers: { ...headers, accept: 'text/event-stream', 'last-event-id': replay[0]?.id as string },
     })
-    expect(parseEvents(await again.text())).toEqual([])
+    expect(again.status).toBe(400)
   })
 
   test('the SDK client reconnects on its own and gets the result', async () => {
@@ -335,4 +335,30 @@ describe('notifications after serving started', () => {
     await sleep(50)
     expect(updates).toEqual(['subscribed doc://watched'])
   })
+})
+
+test('the replay log is bounded: a resumed stream gets the most recent events', async () => {
+  const registry = createToolRegistry().tool({
+    name: 'chatter',
+    handler: async (_args, context) => {
+      context.closeStream()
+      for (let step = 1; step <= 10; step += 1) await context.progress(step, 10)
+      return 'chattered'
+    },
+  })
+  const server = await serve(registry, { eventLogSize: 3 })
+  const { headers } = await initialize(server.url)
+  const primed = parseEvents(
+    (await post(server.url, call(1, 'chatter', {}, { progressToken: 'c' }), headers)).text,
+  )
+  await sleep(50)
+  const resumed = await fetch(server.url, {
+    headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed[0]?.id as string },
+  })
+  const messages = parseEvents(await resumed.text()).map((event) => JSON.parse(event.data))
+  expect(messages.map((message) => message.params?.progress ?? message.result?.content[0].text)).toEqual([
+    9,
+    10,
+    'chattered',
+  ])
 })

@@ -49,6 +49,11 @@ export function builder(yargs: Argv) {
       type: 'number',
       describe: 'Seconds in-flight calls get to finish on SIGINT/SIGTERM (default 10)',
     })
+    .option('trace', { type: 'string', describe: 'Append one NDJSON trace entry per call to this file' })
+    .option('trace-redact-args', {
+      type: 'boolean',
+      describe: 'Write argument names but not values to the trace',
+    })
     .conflicts('stdio', 'port')
     .example('$0 serve --stdio', 'the demo registry over stdio')
     .example('$0 serve ./tools.js --port 3000', 'your registry at http://127.0.0.1:3000/mcp')
