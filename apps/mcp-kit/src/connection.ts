@@ -5,7 +5,7 @@ import { appendFileSync } from 'node:fs'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Options } from 'yargs'
-import { CliError } from './errors.js'
+import { CliError, isKitError } from './errors.js'
 import type { Io } from './io.js'
 
 export const connectionFlags = {
@@ -207,5 +207,18 @@ export async function openSession(
       `mcp-kit: server environment: inherited ${inherited.join(', ') || '(none)'}; passed ${passed.join(', ') || '(none)'}; set ${set.join(', ') || '(none)'}\n`,
     )
   }
-  return connect(resolved.server, options)
+  try {
+    return await connect(resolved.server, options)
+  } catch (error) {
+    // A profile's command that cannot start: say which profile file holds it.
+    const profile = resolved.profile
+    if (profile && isKitError(error) && error.code === 'launch_failed') {
+      const where = `(profile @${profile.location.name}: ${profile.location.metaPath})`
+      throw new CliError('launch_failed', `${error.message} ${where}`, {
+        details: error.details,
+        cause: error,
+      })
+    }
+    throw error
+  }
 }

@@ -18,6 +18,7 @@ import {
   toolResultRecords,
 } from './records.js'
 import { resolveForCli } from './reference.js'
+import { checkProfileSchema } from './schema-check.js'
 import { createStatus, describeProgress, type Status } from './status.js'
 
 export interface CallArguments extends ConnectionArguments {
@@ -28,6 +29,7 @@ export interface CallArguments extends ConnectionArguments {
   'raw-strings'?: boolean
   validate?: boolean
   n?: number
+  save?: string
 }
 
 export type CallMode = 'cat' | 'head' | 'tail'
@@ -59,9 +61,19 @@ export function suggest(name: string, candidates: readonly string[]): string[] {
     .map(({ candidate }) => candidate)
 }
 
-/** The schema of the tool to call, or tool_not_found with suggestions. */
-export async function toolSchema(session: Session, name: string): Promise<unknown> {
+/**
+ * The schema of the tool to call, or tool_not_found with suggestions. The tools list it needs
+ * is also what a profile's schema check compares, so that check costs no extra round trip.
+ */
+export async function toolSchema(
+  session: Session,
+  name: string,
+  resolved: ResolvedReference,
+  io: Io,
+  args: ConnectionArguments,
+): Promise<unknown> {
   const tools = await session.listTools()
+  await checkProfileSchema(resolved, tools, diagnostics(io, args))
   const tool = tools.find((candidate) => candidate.name === name)
   if (!tool) {
     const close = suggest(
@@ -119,6 +131,7 @@ async function runOperation(
     case 'inspect':
     case 'listTools': {
       const tools = await session.listTools()
+      await checkProfileSchema(resolved, tools, say)
       return { records: tools as unknown as Record_[], raw: { tools }, failed: false }
     }
     case 'listResources': {
@@ -150,7 +163,8 @@ async function runOperation(
       const validate = args.validate !== false
       const rawStrings = args['raw-strings'] === true
       // Skipping both coercion and validation saves the tools/list round trip.
-      const schema = validate || !rawStrings ? await toolSchema(session, operation.name) : undefined
+      const schema =
+        validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
       const callArguments = await prepareArguments(
         operation.name,
         {
@@ -203,7 +217,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
       // Before the call (bad arguments, unknown tool): a message only. A failed call: a record too.
       if (
         !isKitError(error) ||
-        ['invalid_arguments', 'tool_not_found', 'usage', 'cancelled'].includes(error.code)
+        ['invalid_arguments', 'tool_not_found', 'usage', 'cancelled', 'schema_changed'].includes(error.code)
       )
         throw error
       await writeRecords(io.stdout, [errorRecord(error)])
@@ -220,6 +234,10 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
             ? outcome.records.slice(Math.max(0, outcome.records.length - count))
             : outcome.records
       await writeRecords(io.stdout, count === 0 && mode !== 'cat' ? [] : records)
+    }
+    if (args.save !== undefined && !outcome.failed) {
+      const { saveUsedReference } = await import('./run-profile.js')
+      await saveUsedReference(args.save, resolved, await session.listTools(), args, io, args.reference)
     }
     if (outcome.failed && !args.quiet) {
       const message = (outcome.records[0]?.error as { message?: string } | undefined)?.message

@@ -51,7 +51,8 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
   const session: Session = await openSession(resolved, args, io)
   const status = createStatus(io, args.quiet)
   try {
-    const schema = validate || !rawStrings ? await toolSchema(session, operation.name) : undefined
+    const schema =
+      validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
     // Arguments shared by every record (profile defaults, query, --args, key=value); records override them.
     const base = await prepareArguments(
       operation.name,

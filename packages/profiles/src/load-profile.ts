@@ -285,3 +285,55 @@ export async function listProfiles(options: SearchOptions = {}): Promise<Profile
   }
   return summaries
 }
+
+/** A tool as a profile stored it: the server's name and what it said about the tool. */
+export interface StoredTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema?: unknown
+  outputSchema?: unknown
+  annotations?: unknown
+}
+
+/**
+ * The whole profile as written, `${VAR}` left as is: meta plus every tool entry, keyed by
+ * entry name (file name without .json, or key of the single file's `tools`).
+ */
+export async function loadProfileDocument(
+  profile: Profile,
+  options: SearchOptions = {},
+): Promise<{ meta: ProfileMeta; tools: Record<string, ProfileTool> }> {
+  const fs = options.fs ?? nodeFileSystem
+  const raw = readMeta(await readJson(fs, profile.location.metaPath), profile.location)
+  const tools: Record<string, ProfileTool> = {}
+  if (profile.location.form === 'file') {
+    const { tools: entries, ...meta } = raw
+    if (isRecord(entries)) {
+      for (const [name, entry] of Object.entries(entries))
+        tools[name] = checkTool(entry, profile.location.metaPath, `tools.${name}`)
+    }
+    return { meta: meta as ProfileMeta, tools }
+  }
+  for (const name of await listProfileTools(profile, options)) {
+    const file = join(profile.location.path, `${name}.json`)
+    tools[name] = checkTool(await readJson(fs, file), file, 'the tool file')
+  }
+  return { meta: raw, tools }
+}
+
+/** The tools a profile recorded (entries with a stored inputSchema), by the server's names. */
+export function storedTools(tools: Record<string, ProfileTool>): StoredTool[] {
+  const byName = new Map<string, StoredTool>()
+  for (const [entryName, entry] of Object.entries(tools)) {
+    if (entry.inputSchema === undefined) continue // an alias or notes only
+    const name = entry.tool ?? entryName
+    const stored: StoredTool = { name, inputSchema: entry.inputSchema }
+    if (entry.title !== undefined) stored.title = entry.title
+    if (entry.description !== undefined) stored.description = entry.description
+    if (entry.outputSchema !== undefined) stored.outputSchema = entry.outputSchema
+    if (entry.annotations !== undefined) stored.annotations = entry.annotations
+    byName.set(name, stored)
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}

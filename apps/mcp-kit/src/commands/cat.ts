@@ -10,6 +10,11 @@ export const describe = "Run the reference's operation and print NDJSON records"
 
 export function builder(yargs: Argv) {
   return callOptions(yargs)
+    .option('save', {
+      type: 'string',
+      describe: 'Save this (naked) reference as a profile of that name',
+      group: 'Output:',
+    })
     .positional('arguments', {
       type: 'string',
       array: true,

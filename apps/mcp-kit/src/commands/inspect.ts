@@ -20,6 +20,7 @@ export function builder(yargs: Argv) {
       default: 'text' as const,
       describe: 'text for people, json for scripts',
     })
+    .option('save', { type: 'string', describe: 'Save this (naked) reference as a profile of that name' })
     .options(connectionFlags)
     .example('$0 inspect @demo', 'the bundled demo server')
     .example(

@@ -1,0 +1,191 @@
+// Reading the MCP server lists of other clients — Claude Desktop, Claude Code, Cursor, Windsurf
+// (`mcpServers`) and VS Code (`servers`, or `mcp.servers` in settings) — into profile launch
+// settings, and knowing where those files usually live on Linux, macOS and Windows.
+
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser'
+import { ProfileError } from './errors.js'
+import { isValidName } from './names.js'
+import type { ProfileMeta } from './profile-types.js'
+
+export interface ImportedServer {
+  /** The profile name to use (the config's name, made safe). */
+  name: string
+  /** The name as the config file has it. */
+  sourceName: string
+  meta: ProfileMeta
+}
+
+export interface ClientConfig {
+  file: string
+  servers: ImportedServer[]
+  /** Entries that could not be imported, with the reason. */
+  skipped: Array<{ name: string; reason: string }>
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined
+  const result: Record<string, string> = {}
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') result[key] = item
+  return result
+}
+
+/** Parses JSON, or JSON with comments and trailing commas (VS Code's files). */
+function parseConfigText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    const errors: ParseError[] = []
+    const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false })
+    const first = errors[0]
+    if (first) {
+      const before = text.slice(0, first.offset)
+      const line = before.split('\n').length
+      const column = first.offset - before.lastIndexOf('\n')
+      throw new ProfileError(
+        'profile_invalid',
+        `${file}:${line}:${column}: not valid JSON (${printParseErrorCode(first.error)})`,
+        {
+          details: { file, line, column },
+        },
+      )
+    }
+    return value
+  }
+}
+
+/** A profile name from a config's server name: `My Server/v2` → `My-Server-v2`. */
+export function profileNameFor(sourceName: string): string {
+  const cleaned = sourceName
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/-+$/, '')
+  return isValidName(cleaned) ? cleaned : 'server'
+}
+
+function entryToMeta(entry: unknown): ProfileMeta | string {
+  if (!isRecord(entry)) return 'not an object'
+  const url =
+    typeof entry.url === 'string'
+      ? entry.url
+      : typeof entry.serverUrl === 'string'
+        ? entry.serverUrl
+        : undefined
+  if (url !== undefined) {
+    const meta: ProfileMeta = { url }
+    const headers = stringRecord(entry.headers)
+    if (headers && Object.keys(headers).length > 0) meta.headers = headers
+    return meta
+  }
+  if (typeof entry.command !== 'string' || entry.command === '') return "neither a 'command' nor a 'url'"
+  const meta: ProfileMeta = { command: entry.command }
+  if (Array.isArray(entry.args))
+    meta.args = entry.args.filter((item): item is string => typeof item === 'string')
+  const env = stringRecord(entry.env)
+  if (env && Object.keys(env).length > 0) meta.env = env
+  if (typeof entry.cwd === 'string') meta.cwd = entry.cwd
+  return meta
+}
+
+function serverMaps(root: Record<string, unknown>, cwd: string): Array<Record<string, unknown>> {
+  const maps: Array<Record<string, unknown>> = []
+  if (isRecord(root.mcpServers)) maps.push(root.mcpServers)
+  if (isRecord(root.servers)) maps.push(root.servers)
+  if (isRecord(root.mcp) && isRecord(root.mcp.servers)) maps.push(root.mcp.servers)
+  // ~/.claude.json keeps per-project servers under projects["/abs/path"].mcpServers.
+  if (isRecord(root.projects)) {
+    for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+      const project = root.projects[dir]
+      if (isRecord(project) && isRecord(project.mcpServers)) maps.push(project.mcpServers)
+      if (dirname(dir) === dir) break
+    }
+  }
+  return maps
+}
+
+/**
+ * Reads a client config file's servers. Env values and headers are kept as given. A file
+ * with no server map is `profile_invalid` naming the file.
+ */
+export function parseClientConfig(text: string, file: string, options: { cwd?: string } = {}): ClientConfig {
+  const root = parseConfigText(text, file)
+  if (!isRecord(root))
+    throw new ProfileError(
+      'profile_invalid',
+      `${file} is not an MCP client config: it is not a JSON object`,
+      { details: { file } },
+    )
+  const maps = serverMaps(root, options.cwd ?? process.cwd())
+  if (maps.length === 0) {
+    throw new ProfileError(
+      'profile_invalid',
+      `${file} is not an MCP client config: it has no 'mcpServers' or 'servers' map`,
+      { details: { file } },
+    )
+  }
+  const config: ClientConfig = { file, servers: [], skipped: [] }
+  const taken = new Set<string>()
+  for (const map of maps) {
+    for (const [sourceName, entry] of Object.entries(map)) {
+      if (isRecord(entry) && entry.disabled === true) {
+        config.skipped.push({ name: sourceName, reason: 'disabled in the config' })
+        continue
+      }
+      const meta = entryToMeta(entry)
+      if (typeof meta === 'string') {
+        config.skipped.push({ name: sourceName, reason: meta })
+        continue
+      }
+      const name = profileNameFor(sourceName)
+      if (taken.has(name)) {
+        config.skipped.push({
+          name: sourceName,
+          reason: `a server named '${name}' came earlier in this file`,
+        })
+        continue
+      }
+      taken.add(name)
+      config.servers.push({ name, sourceName, meta })
+    }
+  }
+  return config
+}
+
+export interface ConfigLocation {
+  client: string
+  path: string
+}
+
+/** Where MCP clients keep their server lists, user-wide and for the project in `cwd`. */
+export function clientConfigLocations(
+  options: {
+    platform?: NodeJS.Platform
+    home?: string
+    env?: Readonly<Record<string, string | undefined>>
+    cwd?: string
+  } = {},
+): ConfigLocation[] {
+  const platform = options.platform ?? process.platform
+  const env = options.env ?? process.env
+  const home = options.home ?? env.HOME ?? env.USERPROFILE ?? homedir()
+  const cwd = resolve(options.cwd ?? process.cwd())
+  const appData = env.APPDATA ?? join(home, 'AppData', 'Roaming')
+  const configHome = env.XDG_CONFIG_HOME ?? join(home, '.config')
+  const applicationSupport = join(home, 'Library', 'Application Support')
+  const userDir = platform === 'darwin' ? applicationSupport : platform === 'win32' ? appData : configHome
+  return [
+    { client: 'Claude Desktop', path: join(userDir, 'Claude', 'claude_desktop_config.json') },
+    { client: 'Claude Code', path: join(home, '.claude.json') },
+    { client: 'Claude Code (project)', path: join(cwd, '.mcp.json') },
+    { client: 'Cursor', path: join(home, '.cursor', 'mcp.json') },
+    { client: 'Cursor (project)', path: join(cwd, '.cursor', 'mcp.json') },
+    { client: 'Windsurf', path: join(home, '.codeium', 'windsurf', 'mcp_config.json') },
+    { client: 'VS Code', path: join(userDir, 'Code', 'User', 'mcp.json') },
+    { client: 'VS Code (project)', path: join(cwd, '.vscode', 'mcp.json') },
+  ]
+}
