@@ -137,3 +137,17 @@ describe('head and tail', () => {
     expect(records(result.stdout)).toHaveLength(1)
   })
 })
+
+describe('the status line', () => {
+  it('shows connecting and progress on a terminal, then clears itself', async () => {
+    const { execFile } = await import('node:child_process')
+    const { promisify } = await import('node:util')
+    const { binPath } = await import('./helpers.js')
+    // `script` gives the CLI a pseudo-terminal, as a user's shell would.
+    const command = `stty cols 120; ${process.execPath} ${binPath} cat '${basic}?tool=progress&steps=3&step_ms=150'`
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '' } })
+    expect(stdout).toContain('\r\u001b[2Kconnecting to node ')
+    expect(stdout).toContain('\r\u001b[2Kprogress: 1/3 step 1 of 3')
+    expect(stdout).toMatch(/\r\u001b\[2K\{"type":"text","text":"done after 3 steps"\}/)
+  })
+})
