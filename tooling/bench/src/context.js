@@ -1,0 +1,68 @@
+// What every measurement needs: which mcp-kit build to run, the anchors' scripts, the servers from
+// @mcp-kit/fixtures, and one environment (with a throwaway HOME, which the Inspector writes to)
+// shared by every command so no side gets a different setup.
+
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { fixtureServers, inspectorCli, node22Path, npmServers } from '@mcp-kit/fixtures'
+
+const require = createRequire(import.meta.url)
+const anchorsDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'anchors')
+
+/**
+ * @param {import('./options.js').BenchOptions} options
+ */
+export function createContext(options) {
+  const kitBin = options.kitBin ?? join(dirname(require.resolve('mcp-kit/package.json')), 'dist', 'bin.js')
+  const kitManifest = JSON.parse(readFileSync(join(dirname(kitBin), '..', 'package.json'), 'utf8'))
+  const home = mkdtempSync(join(tmpdir(), 'mcp-kit-bench-home-'))
+  const env = { ...process.env, HOME: home, NO_COLOR: '1' }
+  // pnpm and turbo put their own variables in the environment; the commands must not see a
+  // different environment from what a user's shell gives them.
+  for (const name of Object.keys(env))
+    if (name.startsWith('npm_') || name.startsWith('TURBO_')) delete env[name]
+  return {
+    node: process.execPath,
+    node22: node22Path,
+    kitBin,
+    kitVersion: kitManifest.version,
+    kitRevision: revisionOf(dirname(kitBin)),
+    env,
+    anchors: {
+      sdkInspect: join(anchorsDirectory, 'sdk-inspect.js'),
+      sdkCallLoop: join(anchorsDirectory, 'sdk-call-loop.js'),
+      sdkHttpServer: join(anchorsDirectory, 'sdk-http-server.js'),
+      bareHttpServer: join(anchorsDirectory, 'bare-http-server.js'),
+    },
+    servers: { basic: fixtureServers.basic, everything: npmServers.everything },
+    inspectorCli,
+    /** Removes the throwaway HOME. */
+    dispose() {
+      rmSync(home, { recursive: true, force: true })
+    },
+  }
+}
+
+/** @typedef {ReturnType<typeof createContext>} Context */
+
+/** The git commit (and whether the tree had changes) of the mcp-kit build under test, if any. */
+function revisionOf(directory) {
+  try {
+    const quiet = {
+      encoding: /** @type {const} */ ('utf8'),
+      stdio: /** @type {const} */ (['ignore', 'pipe', 'ignore']),
+    }
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: directory, ...quiet })
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'packages', 'apps'], {
+      cwd: join(directory, '..', '..', '..'),
+      ...quiet,
+    })
+    return `${commit.trim()}${dirty.trim() ? ' (with uncommitted changes)' : ''}`
+  } catch {
+    return 'unknown'
+  }
+}

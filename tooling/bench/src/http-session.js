@@ -1,0 +1,164 @@
+// The MCP side of the HTTP rows: open a Streamable HTTP session the way a client does (initialize,
+// then notifications/initialized), check a tools/call works, and drive autocannon with the session.
+
+import autocannon from 'autocannon'
+
+const accept = 'application/json, text/event-stream'
+
+/** The JSON-RPC message of a response that may be plain JSON or an SSE stream. */
+async function readMessage(response) {
+  const text = await response.text()
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .filter(Boolean)
+  const messages = data.map((line) => JSON.parse(line)).filter((message) => 'id' in message)
+  if (messages.length === 0) throw new Error(`no JSON-RPC response in SSE body: ${text.slice(0, 200)}`)
+  return messages[0]
+}
+
+/**
+ * @typedef {{ url: string, sessionId: string, protocolVersion: string }} Session
+ */
+
+/** @param {Session} session */
+function sessionHeaders(session) {
+  return {
+    'content-type': 'application/json',
+    accept,
+    'mcp-session-id': session.sessionId,
+    'mcp-protocol-version': session.protocolVersion,
+  }
+}
+
+/**
+ * @param {string} url
+ * @returns {Promise<Session>}
+ */
+export async function openSession(url) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'mcp-kit-bench', version: '1' },
+      },
+    }),
+  })
+  if (response.status !== 200)
+    throw new Error(`initialize answered ${response.status}: ${await response.text()}`)
+  const message = await readMessage(response)
+  const sessionId = response.headers.get('mcp-session-id')
+  if (!sessionId || !message.result) throw new Error(`initialize gave no session: ${JSON.stringify(message)}`)
+  const session = { url, sessionId, protocolVersion: message.result.protocolVersion }
+  const initialized = await fetch(url, {
+    method: 'POST',
+    headers: sessionHeaders(session),
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  })
+  await initialized.arrayBuffer()
+  if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`)
+  return session
+}
+
+/** One tools/call echo through the session; throws unless the echo comes back. */
+export async function checkEcho(session) {
+  const response = await fetch(session.url, {
+    method: 'POST',
+    headers: sessionHeaders(session),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'bench' } },
+    }),
+  })
+  const message = await readMessage(response)
+  if (message.result?.content?.[0]?.text !== 'bench') {
+    throw new Error(`tools/call echo answered ${response.status}: ${JSON.stringify(message).slice(0, 300)}`)
+  }
+}
+
+/**
+ * Hammers `tools/call echo` on one session with a fixed number of connections for a fixed time.
+ * Every request gets its own JSON-RPC id (a server may reject a duplicate in-flight id).
+ * @param {Session} session
+ * @param {{ connections: number, seconds: number }} settings
+ */
+export async function loadEcho(session, { connections, seconds }) {
+  let nextId = 1000
+  /** @type {number[]} */
+  const latencies = []
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: session.url,
+        connections,
+        duration: seconds,
+        pipelining: 1,
+        method: 'POST',
+        headers: sessionHeaders(session),
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({
+              ...request,
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: nextId++,
+                method: 'tools/call',
+                params: { name: 'echo', arguments: { message: 'hello' } },
+              }),
+            }),
+          },
+        ],
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    )
+    // autocannon's own histogram keeps whole milliseconds; local calls take less, so keep the
+    // exact response times (fractional ms) for the percentiles.
+    instance.on('response', (_client, _statusCode, _bytes, responseTime) => latencies.push(responseTime))
+  })
+  if (result.non2xx > 0 || result.errors > 0 || result.requests.total === 0) {
+    throw new Error(
+      `load on ${session.url}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`,
+    )
+  }
+  latencies.sort((left, right) => left - right)
+  const percentile = (fraction) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))]
+  return {
+    // result.duration is rounded to whole seconds; start and finish are exact enough.
+    requestsPerSecond: result.requests.total / ((result.finish.getTime() - result.start.getTime()) / 1000),
+    latencyP50: percentile(0.5),
+    latencyP99: percentile(0.99),
+  }
+}
+
+/**
+ * Opens `count` sessions, `concurrency` at a time.
+ * @param {string} url
+ * @param {number} count
+ * @param {number} [concurrency]
+ */
+export async function openSessions(url, count, concurrency = 10) {
+  /** @type {Session[]} */
+  const sessions = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        next++
+        sessions.push(await openSession(url))
+      }
+    }),
+  )
+  return sessions
+}

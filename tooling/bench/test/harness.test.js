@@ -1,0 +1,78 @@
+// Smoke test of the benchmark harness, not of performance: one run of every measurement at tiny
+// sizes must produce every row, a well-formed latest.json, and leave no process behind. Timing
+// targets are never asserted here; `pnpm bench` is where speed is judged.
+
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, expect, test } from 'vitest'
+
+const packageDirectory = join(import.meta.dirname, '..')
+const outputDirectory = mkdtempSync(join(tmpdir(), 'mcp-kit-bench-smoke-'))
+afterAll(() => rmSync(outputDirectory, { recursive: true, force: true }))
+
+const expectedRows = [
+  'start',
+  'inspect-demo',
+  'inspect-basic',
+  'everything-inspector',
+  'everything-sdk',
+  'everything-sdk-vs-inspector',
+  'put-demo',
+  'put-basic',
+  'http-sdk',
+  'http-bare',
+  'http-latency-1-p50',
+  'http-latency-1-p99',
+  'http-latency-2-p50',
+  'http-latency-2-p99',
+  'memory-serve-load',
+  'memory-inspect-demo',
+  'memory-inspect-everything',
+  'memory-session',
+  'scaling-10',
+  'scaling-50',
+  'scaling-100',
+]
+
+/** Command lines of live processes running one of the bench's anchors. */
+function anchorProcesses() {
+  const anchors = join(packageDirectory, 'anchors')
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      } catch {
+        return ''
+      }
+    })
+    .filter((commandLine) => commandLine.includes(anchors))
+}
+
+test('one smoke run measures every row and writes well-formed results', async () => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(packageDirectory, 'src', 'main.js'), '--smoke', '--output', outputDirectory],
+    { cwd: packageDirectory, maxBuffer: 16 * 1024 * 1024 },
+  )
+  const report = JSON.parse(readFileSync(join(outputDirectory, 'latest.json'), 'utf8'))
+  expect(report.mode).toBe('smoke')
+  expect(report.summary.failedMeasurements).toBe(0)
+  expect(report.rows.map((row) => row.id)).toEqual(expect.arrayContaining(expectedRows))
+  for (const row of report.rows) {
+    expect(row.error, row.id).toBeUndefined()
+    expect(Number.isFinite(row.kit.median), `${row.id} has a value`).toBe(true)
+    if (row.anchor) {
+      expect(Number.isFinite(row.anchor.median), `${row.id} has an anchor value`).toBe(true)
+      expect(row.ratio).toBeCloseTo(row.kit.median / row.anchor.median, 10)
+    }
+    if (row.target) expect(typeof row.met, row.id).toBe('boolean')
+    // The printed table has a line for the row.
+    expect(stdout).toContain(row.name)
+  }
+  expect(readFileSync(join(outputDirectory, 'latest.md'), 'utf8')).toContain('| measurement |')
+  expect(anchorProcesses()).toEqual([])
+})
