@@ -145,7 +145,9 @@ describe('the status line', () => {
     const { binPath } = await import('./helpers.js')
     // `script` gives the CLI a pseudo-terminal, as a user's shell would.
     const command = `stty cols 120; ${process.execPath} ${binPath} cat '${basic}?tool=progress&steps=3&step_ms=150'`
-    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '' } })
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, NO_COLOR: '' },
+    })
     expect(stdout).toContain('\r\u001b[2Kconnecting to node ')
     expect(stdout).toContain('\r\u001b[2Kprogress: 1/3 step 1 of 3')
     expect(stdout).toMatch(/\r\u001b\[2K\{"type":"text","text":"done after 3 steps"\}/)

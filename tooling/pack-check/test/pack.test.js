@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-const published = ['packages/profiles', 'packages/schema', 'packages/client', 'packages/server', 'apps/mcp-kit']
+const published = [
+  'packages/profiles',
+  'packages/schema',
+  'packages/client',
+  'packages/server',
+  'apps/mcp-kit',
+]
 
 let scratch
 let project
@@ -27,7 +33,10 @@ beforeAll(async () => {
   tarballs = (await readdir(destination)).map((name) => join(destination, name))
   project = join(scratch, 'project')
   await run('mkdir', ['-p', project])
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }))
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }),
+  )
   await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project })
 })
 
@@ -55,7 +64,9 @@ describe('the packed packages', () => {
   })
 
   it('npx mcp-kit inspect @demo runs the bundled demo server', async () => {
-    const { stdout } = await run('npx', ['--no-install', 'mcp-kit', 'inspect', '@demo', '--format', 'json'], { cwd: project })
+    const { stdout } = await run('npx', ['--no-install', 'mcp-kit', 'inspect', '@demo', '--format', 'json'], {
+      cwd: project,
+    })
     const document = JSON.parse(stdout)
     expect(document.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'add']))
   })
@@ -78,7 +89,9 @@ describe('the packed packages', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
     for (const name of ['profiles', 'schema', 'client', 'server']) {
-      const { stdout: types } = await run('ls', [join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts')])
+      const { stdout: types } = await run('ls', [
+        join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
+      ])
       expect(types.trim()).toMatch(/index\.d\.ts$/)
     }
   })
