@@ -10,7 +10,11 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  JSONRPCResultResponseSchema,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -77,18 +81,20 @@ type Kind = 'request' | 'notification' | 'response'
 const supportedVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS)
 const mebibyte = 1024 * 1024
 
+// The SDK's Protocol silently drops a message its schemas reject (extra keys, params that are
+// not an object, a fractional id…): a request would then never be answered. So each message is
+// checked here with the SDK's own schema first (about 1 µs) and refused with 400 instead.
 function classify(value: unknown): Kind | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const message = value as Record<string, unknown>
-  if (message.jsonrpc !== '2.0') return undefined
   if (typeof message.method === 'string') {
-    if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) {
-      return undefined
-    }
-    if (!('id' in message)) return 'notification'
-    return typeof message.id === 'string' || typeof message.id === 'number' ? 'request' : undefined
+    if (!('id' in message))
+      return JSONRPCNotificationSchema.safeParse(value).success ? 'notification' : undefined
+    return JSONRPCRequestSchema.safeParse(value).success ? 'request' : undefined
   }
-  if ('id' in message && ('result' in message || 'error' in message)) return 'response'
+  if ('result' in message)
+    return JSONRPCResultResponseSchema.safeParse(value).success ? 'response' : undefined
+  if ('error' in message) return JSONRPCErrorResponseSchema.safeParse(value).success ? 'response' : undefined
   return undefined
 }
 
@@ -347,12 +353,14 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     }
     const kind = classify(parsed)
     if (kind === undefined) {
+      const id = (parsed as { id?: unknown } | null)?.id
       sendError(
         response,
         400,
         rpcCodes.invalidRequest,
-        'Invalid Request: not a JSON-RPC 2.0 message',
+        'Invalid Request: not a valid JSON-RPC 2.0 message for MCP',
         headers,
+        typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null,
       )
       return
     }

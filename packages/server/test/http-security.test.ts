@@ -179,20 +179,28 @@ describe('limits and malformed input', () => {
     }
   })
 
-  test('JSON that is not a JSON-RPC message, and batches, get 400 -32600', async () => {
+  test('JSON that is not a valid JSON-RPC message for MCP, and batches, get 400 -32600', async () => {
     const server = await serve(createDemoRegistry())
-    for (const body of [
+    const { headers } = await initialize(server.url)
+    const invalid: unknown[] = [
       {},
       [],
       [initializeBody],
-      { jsonrpc: '1.0', id: 1, method: 'x' },
-      { jsonrpc: '2.0', id: null, method: 'x' },
       42,
       null,
-    ]) {
-      const response = await post(server.url, body)
+      { jsonrpc: '1.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: null, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 1.5, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1, 2] },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { progressToken: {} } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true },
+      { jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' },
+      { jsonrpc: '2.0', id: 1, result: 'not an object' },
+    ]
+    for (const body of invalid) {
+      const response = await post(server.url, body, headers)
       expect(response.status).toBe(400)
-      expect(jsonRpcError(response.text).code).toBe(-32600)
+      expect((response.json as { error: { code: number } }).error.code).toBe(-32600)
     }
   })
 
