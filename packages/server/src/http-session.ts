@@ -3,8 +3,9 @@
 // sends nothing but its result and the client accepts JSON, or as an SSE stream as soon as a
 // related notification or server→client request must reach the client first (or the client
 // prefers SSE, or the call runs long). SSE streams carry event ids, a `retry` hint and, for
-// 2025-11-25 sessions, a priming event first, and every event is kept in a bounded log so a
-// client can resume with Last-Event-ID after a disconnect or a server-side close (SEP-1699).
+// 2025-11-25 sessions, a priming event first. Events stay in a bounded log until their stream
+// has been delivered in full, so a client can resume with Last-Event-ID after a disconnect or a
+// server-side close (SEP-1699).
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
@@ -196,6 +197,7 @@ export class HttpSessionTransport implements Transport {
       for (const event of record.events) if (event.sequence > after) response.write(event.framed)
       if (record.finished) {
         response.end()
+        this.#forget(record)
         return true
       }
     }
