@@ -30,7 +30,7 @@ export function createContext(options) {
     node22: node22Path,
     kitBin,
     kitVersion: kitManifest.version,
-    kitRevision: revisionOf(dirname(kitBin)),
+    kitRevision: options.label ?? revisionOf(dirname(kitBin)),
     env,
     anchors: {
       sdkInspect: join(anchorsDirectory, 'sdk-inspect.js'),

@@ -31,6 +31,7 @@ export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory'
  * @property {string[]} only            groups to run
  * @property {string} outputDirectory   where latest.json and latest.md go
  * @property {string | undefined} kitBin  mcp-kit's bin.js (default: the workspace build)
+ * @property {string | undefined} label   names the build under test when git cannot (a copy of a commit)
  */
 
 const presets = {
@@ -112,7 +113,8 @@ export function parseOptions(argv, env = process.env) {
   if (flags.has('help')) {
     process.stdout.write(
       [
-        'Usage: pnpm bench [-- --quick | --smoke] [--runs N] [--only group,…] [--output DIR] [--mcp-kit path/to/bin.js]',
+        'Usage: pnpm bench [-- --quick | --smoke] [--runs N] [--only group,…] [--output DIR]',
+        '                  [--mcp-kit path/to/bin.js --label "what that build is"]',
         `Groups: ${groups.join(', ')}`,
         'Also: --memory-runs N, --put-records N, --scaling-sizes a,b,c, --http-rounds N, --http-seconds S,',
         '      --sessions N, --no-warmup; each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
@@ -154,5 +156,6 @@ export function parseOptions(argv, env = process.env) {
     only,
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'bench-results')),
     kitBin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,
+    label: setting('label'),
   }
 }

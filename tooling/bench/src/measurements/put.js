@@ -67,10 +67,15 @@ export async function measureScaling(context, options, log) {
   const [smallest] = options.scalingSizes
   const medianOf = (values) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]
   const baseMs = medianOf(samples[String(smallest)].wallMs)
-  return options.scalingSizes.map((size) => {
+  return options.scalingSizes.map((size, index) => {
     const medianMs = medianOf(samples[String(size)].wallMs)
     const microsecondsPerRecord = (medianMs * 1000) / size
-    const basePerRecord = (baseMs * 1000) / smallest
+    // The marginal cost (extra time per extra record since the previous size) leaves start-up out.
+    const previous = options.scalingSizes[index - 1]
+    const marginal =
+      previous === undefined
+        ? ''
+        : `; ${(((medianMs - medianOf(samples[String(previous)].wallMs)) * 1000) / (size - previous)).toFixed(0)} µs per extra record since ${previous.toLocaleString('en-US')}`
     return {
       ...makeRow({
         id: `scaling-${size}`,
@@ -81,10 +86,7 @@ export async function measureScaling(context, options, log) {
       }),
       perRecordMicroseconds: microsecondsPerRecord,
       growth: medianMs / baseMs,
-      note:
-        `${microsecondsPerRecord.toFixed(0)} µs/record; ×${(medianMs / baseMs).toFixed(2)} time for ` +
-        `×${size / smallest} records vs ${smallest.toLocaleString('en-US')} ` +
-        `(per record ×${(microsecondsPerRecord / basePerRecord).toFixed(2)})`,
+      note: `${microsecondsPerRecord.toFixed(0)} µs/record overall; ×${(medianMs / baseMs).toFixed(2)} the time of ${smallest.toLocaleString('en-US')} records${marginal}`,
     }
   })
 }
