@@ -1,7 +1,9 @@
 // Flags of the commands that call a server (cat, head, tail, put).
 
 import type { Argv } from 'yargs'
+import type { CommandContext } from './commands/context.js'
 import { connectionFlags } from './connection.js'
+import type { CallArguments, CallMode } from './run-call.js'
 
 export function callOptions(yargs: Argv) {
   return yargs
@@ -32,4 +34,24 @@ export function callOptions(yargs: Argv) {
       group: 'Output:',
     })
     .options(connectionFlags)
+}
+
+/** The positional `key=value` arguments and examples of cat, head and tail. */
+export function recordCommandOptions(yargs: Argv, mode: CallMode) {
+  return yargs
+    .positional('arguments', {
+      type: 'string',
+      array: true,
+      describe: 'Tool or prompt arguments as key=value',
+    })
+    .example(`$0 ${mode} '@demo?tool=echo&message=hi'`, '')
+    .example(`$0 ${mode} mcp+node://./server.js?tool=search query=mcp limit=5`, '')
+}
+
+/** The handler of cat, head and tail: load the runner only when the command runs. */
+export function recordCommandHandler(mode: CallMode) {
+  return async (argv: CallArguments & CommandContext): Promise<void> => {
+    const { runCall } = await import('./run-call.js')
+    argv.result.exitCode = await runCall(argv, argv.io, mode)
+  }
 }

@@ -74,5 +74,6 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
   })
   const code = await run(argv, processIo(controller.signal))
-  process.exitCode = interrupted ? exitCodes.interrupted : code
+  // The command decides: an interrupted call reports 130 itself; `serve` shuts down cleanly and exits 0.
+  process.exitCode = code
 }

@@ -91,6 +91,38 @@ export async function toolSchema(
   return tool.inputSchema
 }
 
+/**
+ * The schema (when needed) and the arguments of a tool call, merged from every source on the
+ * command line. Skipping both coercion and validation saves the tools/list round trip.
+ * `validation: 'later'` leaves validating to the caller (put validates each record).
+ */
+export async function toolCallArguments(
+  session: Session,
+  operation: Extract<Operation, { kind: 'callTool' }>,
+  resolved: ResolvedReference,
+  io: Io,
+  args: CallArguments,
+  validation: 'now' | 'later',
+): Promise<{ schema: unknown; callArguments: Record<string, unknown>; validate: boolean }> {
+  const validate = args.validate !== false
+  const rawStrings = args['raw-strings'] === true
+  const schema =
+    validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
+  const sources = {
+    defaults: operation.defaults,
+    query: operation.args,
+    json: parseJsonArguments(args.args),
+    keyValues: parseKeyValues(args.arguments ?? []),
+  }
+  const warn = diagnostics(io, args).warn
+  const callArguments = await prepareArguments(operation.name, sources, schema, {
+    rawStrings,
+    validate: validate && validation === 'now',
+    warn,
+  })
+  return { schema, callArguments, validate }
+}
+
 function requireArgumentsAllowed(operation: Operation, args: CallArguments): void {
   const given = (args.arguments?.length ?? 0) > 0 || args.args !== undefined
   if (given && operation.kind !== 'callTool' && operation.kind !== 'getPrompt') {
@@ -160,22 +192,7 @@ async function runOperation(
       return { records: promptRecords(result), raw: result, failed: false }
     }
     case 'callTool': {
-      const validate = args.validate !== false
-      const rawStrings = args['raw-strings'] === true
-      // Skipping both coercion and validation saves the tools/list round trip.
-      const schema =
-        validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
-      const callArguments = await prepareArguments(
-        operation.name,
-        {
-          defaults: operation.defaults,
-          query: operation.args,
-          json: parseJsonArguments(args.args),
-          keyValues: parseKeyValues(args.arguments ?? []),
-        },
-        schema,
-        { rawStrings, validate, warn: say.warn },
-      )
+      const { callArguments } = await toolCallArguments(session, operation, resolved, io, args, 'now')
       status.update(`calling ${operation.name}…`)
       const result: CallToolResult = await session.callTool(operation.name, callArguments, {
         onProgress: (progress) => status.update(`${operation.name}: ${describeProgress(progress)}`),

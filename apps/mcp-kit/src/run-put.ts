@@ -5,7 +5,6 @@
 
 import { createInterface } from 'node:readline'
 import type { Session } from '@mcp-kit/client'
-import { parseJsonArguments, parseKeyValues, prepareArguments } from './call-arguments.js'
 import { diagnostics, openSession } from './connection.js'
 import { CliError, isKitError } from './errors.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
@@ -13,7 +12,7 @@ import type { Io } from './io.js'
 import { write } from './io.js'
 import { type ErrorLike, errorRecord, type Record_, toolErrorMessage, toolResultRecords } from './records.js'
 import { resolveForCli } from './reference.js'
-import { type CallArguments, toolSchema } from './run-call.js'
+import { type CallArguments, toolCallArguments } from './run-call.js'
 import { createStatus } from './status.js'
 
 export interface PutArguments extends CallArguments {
@@ -46,25 +45,15 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
   if (operation.kind !== 'callTool')
     throw new CliError('usage', 'put needs a tool: @profile/tool, or a reference with tool=')
   const say = diagnostics(io, args)
-  const validate = args.validate !== false
-  const rawStrings = args['raw-strings'] === true
   const session: Session = await openSession(resolved, args, io)
   const status = createStatus(io, args.quiet)
   try {
-    const schema =
-      validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
     // Arguments shared by every record (profile defaults, query, --args, key=value); records override them.
-    const base = await prepareArguments(
-      operation.name,
-      {
-        defaults: operation.defaults,
-        query: operation.args,
-        json: parseJsonArguments(args.args),
-        keyValues: parseKeyValues(args.arguments ?? []),
-      },
+    const {
       schema,
-      { rawStrings, validate: false, warn: say.warn },
-    )
+      callArguments: base,
+      validate,
+    } = await toolCallArguments(session, operation, resolved, io, args, 'later')
     const { formatProblems, validateArguments } = await import('@mcp-kit/schema')
     let schemaUsable = validate && schema !== undefined
     const call = async (text: string, line: number): Promise<Outcome> => {

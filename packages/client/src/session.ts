@@ -373,6 +373,8 @@ export class Session {
         [-32602]: 'invalid_arguments',
         [-32601]: 'server_error',
       }
+      // Servers answer an unknown tool with -32602 "Tool x not found" or "Unknown tool: x".
+      if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(text)) byCode[-32602] = 'tool_not_found'
       const explanation = code === -32601 ? `the server does not support this request (${text})` : text
       return new ClientError(byCode[code] ?? 'server_error', `${what}: ${explanation}`, {
         details: { rpcCode: code, data: (error as { data?: unknown }).data },
