@@ -3,9 +3,9 @@
 // HTTP and falls back to legacy SSE when the first POST gets 400, 404 or 405.
 
 import type { spawn as nodeSpawn } from 'node:child_process'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js'
+import type { InitializeResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js'
+import { Connection, RpcError } from './connection.js'
 import { buildEnvironment } from './environment.js'
 import { ClientError } from './errors.js'
 import { createSseTransport, createStreamableHttpTransport, shouldFallBackToSse } from './http-transport.js'
@@ -61,44 +61,41 @@ interface Attempt {
   kind: TransportKind
 }
 
+interface Initialized {
+  connection: Connection
+  initialize: InitializeResult
+  closed: Promise<void>
+  toolsChanged: { handler?: () => void }
+}
+
 async function initialize(
   attempt: Attempt,
   options: ConnectOptions,
   timeoutMs: number,
-): Promise<{
-  client: Client
-  protocolVersion: string
-  closed: Promise<void>
-  toolsChanged: { handler?: () => void }
-}> {
-  const [{ Client }, { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ])
-  const client = new Client(options.clientInfo ?? defaultClientInfo, { capabilities: {} })
-  let protocolVersion = ''
-  const transport = attempt.transport
-  const setProtocolVersion = transport.setProtocolVersion?.bind(transport)
-  transport.setProtocolVersion = (version: string) => {
-    protocolVersion = version
-    setProtocolVersion?.(version)
-  }
-  const closed = new Promise<void>((resolve) => {
-    client.onclose = () => resolve()
-  })
-  client.onerror = (error) => options.onDiagnostic?.(`transport: ${error.message}`)
-  if (options.onLog) {
-    const onLog = options.onLog
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
-      onLog(notification.params),
-    )
-  }
-  // Set before connecting, so a list_changed arriving early is not lost; the session wires it up.
+): Promise<Initialized> {
+  // Set before initializing, so a list_changed arriving early is not lost; the session wires it up.
   const toolsChanged: { handler?: () => void } = {}
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged.handler?.())
-  await client.connect(transport, { timeout: timeoutMs, signal: options.signal })
-  return { client, protocolVersion, closed, toolsChanged }
+  let resolveClosed: () => void = () => {}
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve
+  })
+  const onLog = options.onLog
+  const connection = new Connection(attempt.transport, {
+    onClose: () => resolveClosed(),
+    onError: (error) => options.onDiagnostic?.(`transport: ${error.message}`),
+    onNotification: (method, params) => {
+      if (method === 'notifications/tools/list_changed') toolsChanged.handler?.()
+      else if (method === 'notifications/message' && onLog && params)
+        onLog(params as LoggingMessageNotification['params'])
+    },
+  })
+  await connection.start()
+  const result = await connection.initialize(
+    options.clientInfo ?? defaultClientInfo,
+    timeoutMs,
+    options.signal,
+  )
+  return { connection, initialize: result, closed, toolsChanged }
 }
 
 async function connectError(
@@ -109,7 +106,7 @@ async function connectError(
   signal?: AbortSignal,
 ): Promise<ClientError> {
   const where = server.transport === 'stdio' ? `'${server.command}'` : server.url
-  const rpcCode = (error as Error)?.name === 'McpError' ? (error as { code: number }).code : undefined
+  const rpcCode = error instanceof RpcError ? error.code : undefined
   if (signal?.aborted)
     return new ClientError('cancelled', `connecting to ${where} was cancelled`, { cause: error })
   const process = attempt?.kind === 'stdio' ? (attempt.transport as ProcessTransport) : undefined
@@ -127,13 +124,23 @@ async function connectError(
       },
     )
   }
-  if (ClientError.isInstance(error)) return error
-  if (rpcCode === -32001) {
+  if (ClientError.isInstance(error) && error.code === 'timeout') {
     return new ClientError(
       'timeout',
       `${where} did not finish initializing within ${describeLimit(timeoutMs)} (--connect-timeout)`,
       {
         details: { limit: 'connect', timeoutMs },
+        cause: error,
+      },
+    )
+  }
+  if (ClientError.isInstance(error)) return error
+  if (error instanceof RpcError) {
+    return new ClientError(
+      'protocol_error',
+      `${where} refused to initialize: ${error.message} (JSON-RPC ${error.code})`,
+      {
+        details: { rpcCode: error.code, data: error.data },
         cause: error,
       },
     )
@@ -174,7 +181,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
       ? connectTimeoutMs
       : Math.min(connectTimeoutMs, options.totalTimeoutMs ?? connectTimeoutMs)
   let attempt: Attempt | undefined
-  let connected: Awaited<ReturnType<typeof initialize>>
+  let connected: Initialized
   try {
     if (server.transport === 'stdio') {
       const { env } = buildEnvironment({
@@ -194,7 +201,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
         onDiagnostic: options.onDiagnostic,
       })
       attempt = { transport, kind: 'stdio' }
-      // Spawn now; the SDK loads while the server boots. Failures surface from start().
+      // Spawn now; the rest of the client loads while the server boots. Failures surface from start().
       transport.launch().catch(() => {})
       connected = await initialize(attempt, options, timeoutMs)
     } else {
@@ -224,14 +231,9 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
     throw failure
   }
   const session = new Session(
-    connected.client,
+    connected.connection,
     attempt.transport,
-    {
-      server,
-      transportKind: attempt.kind,
-      protocolVersion: connected.protocolVersion,
-      closed: connected.closed,
-    },
+    { server, transportKind: attempt.kind, initialize: connected.initialize, closed: connected.closed },
     {
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       deadline,

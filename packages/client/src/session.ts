@@ -1,13 +1,13 @@
 // A connected MCP session: lists (all pages, tools cached per session and filtered), calls with
 // per-call and total timeouts that cancel on the wire, normalized errors and trace entries.
-// Protocol work is the MCP SDK's Client; transports are ours (stdio) or the SDK's (HTTP).
+// The protocol is our lean Connection over our stdio transport or the SDK's HTTP transports.
 
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {
   CallToolResult,
   GetPromptResult,
   Implementation,
+  InitializeResult,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -15,6 +15,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js'
+import { type Connection, RpcError } from './connection.js'
 import { ClientError, type ClientErrorCode } from './errors.js'
 import type { ProcessTransport } from './process-transport.js'
 import type { ServerSpec } from './server-spec.js'
@@ -55,14 +56,12 @@ export interface SessionOptions {
 
 const maxPages = 1000
 
-type RequestOptions = NonNullable<Parameters<Client['request']>[2]>
-
 function seconds(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`
 }
 
-function rpcCode(error: unknown): number | undefined {
-  return (error as Error)?.name === 'McpError' ? (error as { code: number }).code : undefined
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Applies a tools filter: null = all, [] = none, names = only those. */
@@ -70,6 +69,14 @@ export function filterTools<T extends { name: string }>(tools: readonly T[], fil
   if (filter === null) return [...tools]
   const allowed = new Set(filter)
   return tools.filter((tool) => allowed.has(tool.name))
+}
+
+/** Checks the one field a result must have to be usable, instead of a full schema pass per message. */
+function requireArray(result: unknown, field: string, what: string): Record<string, unknown> {
+  if (!isObject(result) || !Array.isArray(result[field])) {
+    throw new ClientError('protocol_error', `${what}: the server's result has no '${field}' list`)
+  }
+  return result
 }
 
 export class Session {
@@ -82,33 +89,38 @@ export class Session {
   /** Resolves once the connection is gone (closed by us, or the server went away). */
   readonly closed: Promise<void>
 
-  readonly #client: Client
+  readonly #connection: Connection
   readonly #transport: Transport
   readonly #options: SessionOptions
+  readonly #stopWatching: () => void
+  #stopReason: ClientError | undefined
   #tools: Promise<Tool[]> | undefined
+  #outputSchemas = new Map<string, unknown>()
   #closing: Promise<void> | undefined
 
   constructor(
-    client: Client,
+    connection: Connection,
     transport: Transport,
     details: {
       server: ServerSpec
       transportKind: TransportKind
-      protocolVersion: string
+      initialize: InitializeResult
       closed: Promise<void>
     },
     options: SessionOptions,
   ) {
-    this.#client = client
+    this.#connection = connection
     this.#transport = transport
     this.#options = options
     this.server = details.server
     this.transportKind = details.transportKind
-    this.protocolVersion = details.protocolVersion
+    this.protocolVersion = details.initialize.protocolVersion
+    this.serverInfo = details.initialize.serverInfo
+    this.capabilities = details.initialize.capabilities ?? {}
+    this.instructions = details.initialize.instructions
     this.closed = details.closed
-    this.serverInfo = client.getServerVersion() ?? { name: 'unknown', version: 'unknown' }
-    this.capabilities = client.getServerCapabilities() ?? {}
-    this.instructions = client.getInstructions()
+    connection.closeReason = () => this.#lostConnection()
+    this.#stopWatching = this.#watchLimits()
   }
 
   /** The server's process, for stdio sessions (pid, exit status, stderr tail). */
@@ -125,9 +137,16 @@ export class Session {
   listTools(): Promise<Tool[]> {
     if (this.#options.toolFilter !== null && this.#options.toolFilter.length === 0) return Promise.resolve([])
     if (!this.#tools) {
-      const pending = this.#listAll<Tool>('tools/list', 'tools', (params, options) =>
-        this.#client.listTools(params, options),
-      ).then((tools) => filterTools(tools, this.#options.toolFilter))
+      const pending = this.#listAll<Tool>('tools/list', 'tools').then((tools) => {
+        for (const tool of tools) {
+          if (typeof tool?.name !== 'string')
+            throw new ClientError('protocol_error', 'tools/list: a tool has no name')
+        }
+        this.#outputSchemas = new Map(
+          tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, tool.outputSchema]),
+        )
+        return filterTools(tools, this.#options.toolFilter)
+      })
       pending.catch(() => {
         if (this.#tools === pending) this.#tools = undefined
       })
@@ -143,35 +162,21 @@ export class Session {
 
   /** All resources (every page; with `limit`, pages stop once that many are in). */
   listResources(options: ListOptions = {}): Promise<Resource[]> {
-    return this.#listAll(
-      'resources/list',
-      'resources',
-      (params, request) => this.#client.listResources(params, request),
-      options.limit,
-    )
+    return this.#listAll('resources/list', 'resources', options.limit)
   }
 
   listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
-    return this.#listAll(
-      'resources/templates/list',
-      'resourceTemplates',
-      (params, request) => this.#client.listResourceTemplates(params, request),
-      options.limit,
-    )
+    return this.#listAll('resources/templates/list', 'resourceTemplates', options.limit)
   }
 
   listPrompts(options: ListOptions = {}): Promise<Prompt[]> {
-    return this.#listAll(
-      'prompts/list',
-      'prompts',
-      (params, request) => this.#client.listPrompts(params, request),
-      options.limit,
-    )
+    return this.#listAll('prompts/list', 'prompts', options.limit)
   }
 
   /**
    * Calls a tool. A result with `isError: true` is returned, not thrown (it is the tool's answer);
-   * protocol, transport and timeout failures throw ClientError.
+   * protocol, transport and timeout failures throw ClientError. When the tools were listed and
+   * the tool declares an outputSchema, its structuredContent is checked against it.
    */
   async callTool(
     name: string,
@@ -189,9 +194,13 @@ export class Session {
       name,
       args,
       async () => {
-        const result = await this.#request(`tools/call '${name}'`, options, (requestOptions) =>
-          this.#client.callTool({ name, arguments: args }, undefined, requestOptions),
+        const what = `tools/call '${name}'`
+        const result = requireArray(
+          await this.#request(what, 'tools/call', { name, arguments: args }, options),
+          'content',
+          what,
         )
+        await this.#checkOutput(name, result as CallToolResult, what)
         return result as CallToolResult
       },
       (result) => (result.isError ? { code: 'tool_error', message: toolErrorText(result) } : undefined),
@@ -199,10 +208,17 @@ export class Session {
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#traced('resource_read', uri, { uri }, () =>
-      this.#request(`resources/read '${uri}'`, options, (requestOptions) =>
-        this.#client.readResource({ uri }, requestOptions),
-      ),
+    const what = `resources/read '${uri}'`
+    return this.#traced(
+      'resource_read',
+      uri,
+      { uri },
+      async () =>
+        requireArray(
+          await this.#request(what, 'resources/read', { uri }, options),
+          'contents',
+          what,
+        ) as ReadResourceResult,
     )
   }
 
@@ -211,20 +227,31 @@ export class Session {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#traced('prompt_get', name, args, () =>
-      this.#request(`prompts/get '${name}'`, options, (requestOptions) =>
-        this.#client.getPrompt({ name, arguments: args }, requestOptions),
-      ),
+    const what = `prompts/get '${name}'`
+    return this.#traced(
+      'prompt_get',
+      name,
+      args,
+      async () =>
+        requireArray(
+          await this.#request(what, 'prompts/get', { name, arguments: args }, options),
+          'messages',
+          what,
+        ) as GetPromptResult,
     )
   }
 
   /** Closes the session; for stdio, shuts the server down (stdin EOF, SIGTERM, SIGKILL to its group). */
   close(): Promise<void> {
-    // The transport too: after the server went away on its own the SDK no longer holds it.
-    this.#closing ??= Promise.all([
-      this.#client.close().catch(() => {}),
-      this.#transport.close().catch(() => {}),
-    ]).then(() => {})
+    this.#closing ??= (async () => {
+      this.#stopWatching()
+      // An HTTP session is ended on the server too (DELETE), so it does not linger until it expires.
+      const terminate = (this.#transport as { terminateSession?: () => Promise<void> }).terminateSession
+      if (this.transportKind === 'streamable-http' && terminate && !this.#connection.closed) {
+        await terminate.call(this.#transport).catch(() => {})
+      }
+      await this.#connection.close().catch(() => {})
+    })()
     return this.#closing
   }
 
@@ -232,22 +259,46 @@ export class Session {
     await this.close()
   }
 
-  async #listAll<T>(
-    method: string,
-    key: string,
-    page: (params: { cursor: string } | undefined, options: RequestOptions) => Promise<object>,
-    limit = Number.POSITIVE_INFINITY,
-  ): Promise<T[]> {
+  /** One listener on the caller's signal and one timer for the deadline, for all requests. */
+  #watchLimits(): () => void {
+    const stop = (reason: ClientError) => {
+      this.#stopReason ??= reason
+      this.#connection.cancelAll(reason)
+    }
+    const signal = this.#options.signal
+    const onAbort = () => stop(new ClientError('cancelled', 'cancelled'))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const deadline = this.#options.deadline
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              stop(
+                new ClientError('timeout', 'the total time limit (--max-time) was reached', {
+                  details: { limit: 'total' },
+                }),
+              ),
+            Math.max(0, deadline - Date.now()),
+          )
+    timer?.unref()
+    return () => {
+      signal?.removeEventListener('abort', onAbort)
+      clearTimeout(timer)
+    }
+  }
+
+  async #listAll<T>(method: string, key: string, limit = Number.POSITIVE_INFINITY): Promise<T[]> {
     const items: T[] = []
     const seen = new Set<string>()
     let cursor: string | undefined
     for (let count = 0; count < maxPages; count++) {
-      const params = cursor === undefined ? undefined : { cursor }
-      const result = (await this.#request(method, {}, (options) => page(params, options))) as Record<
-        string,
-        unknown
-      >
-      items.push(...((result[key] as T[] | undefined) ?? []))
+      const result = requireArray(
+        await this.#request(method, method, cursor === undefined ? undefined : { cursor }, {}),
+        key,
+        method,
+      )
+      items.push(...(result[key] as T[]))
       const next = result.nextCursor
       if (typeof next !== 'string' || next === '' || items.length >= limit) return items
       if (seen.has(next))
@@ -261,52 +312,50 @@ export class Session {
     throw new ClientError('protocol_error', `${method}: more than ${maxPages} pages`)
   }
 
-  /** Runs one request with the per-call timeout (reset by progress), the total deadline and cancellation. */
-  async #request<T>(
+  /** Runs one request with the per-call timeout (reset by progress), the session limits and cancellation. */
+  async #request(
     what: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
     options: CallOptions,
-    send: (requestOptions: RequestOptions) => Promise<T>,
-  ): Promise<T> {
-    const timeout = options.timeoutMs ?? this.#options.callTimeoutMs
-    const deadline = this.#options.deadline
-    const controller = new AbortController()
-    let reason: 'total' | 'cancelled' | undefined
-    const cleanups: Array<() => void> = []
-    const abortWith = (why: 'total' | 'cancelled') => {
-      reason ??= why
-      controller.abort()
-    }
-    for (const signal of [this.#options.signal, options.signal]) {
-      if (!signal) continue
-      if (signal.aborted) abortWith('cancelled')
-      const listener = () => abortWith('cancelled')
-      signal.addEventListener('abort', listener, { once: true })
-      cleanups.push(() => signal.removeEventListener('abort', listener))
-    }
-    if (deadline !== undefined) {
-      const timer = setTimeout(() => abortWith('total'), Math.max(0, deadline - Date.now()))
-      cleanups.push(() => clearTimeout(timer))
-    }
+  ): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? this.#options.callTimeoutMs
+    if (this.#stopReason) throw this.#describe(this.#stopReason, what, timeoutMs)
     try {
-      if (controller.signal.aborted) throw new Error('aborted before sending')
-      return await send({
-        timeout,
-        resetTimeoutOnProgress: true,
-        signal: controller.signal,
-        // Always ask for progress: it keeps long calls alive (and the SDK sends a progressToken only when asked).
-        onprogress: (progress: Progress) => options.onProgress?.(progress),
+      return await this.#connection.request(method, params, {
+        timeoutMs,
+        onProgress: options.onProgress,
+        signal: options.signal,
       })
     } catch (error) {
-      if (reason === 'total') {
-        throw new ClientError('timeout', `${what}: the total time limit (--max-time) was reached`, {
-          details: { limit: 'total' },
-          cause: error,
-        })
-      }
-      if (reason === 'cancelled') throw new ClientError('cancelled', `${what}: cancelled`, { cause: error })
-      throw this.#normalize(error, what, timeout)
-    } finally {
-      for (const cleanup of cleanups) cleanup()
+      throw this.#normalize(error, what, timeoutMs, options.signal)
+    }
+  }
+
+  async #checkOutput(name: string, result: CallToolResult, what: string): Promise<void> {
+    const schema = this.#outputSchemas.get(name)
+    if (schema === undefined || result.isError) return
+    if (!isObject(result.structuredContent)) {
+      throw new ClientError(
+        'protocol_error',
+        `${what}: the tool declares an outputSchema but returned no structuredContent`,
+      )
+    }
+    const { formatProblems, validateArguments } = await import('@mcp-kit/schema')
+    let check: ReturnType<typeof validateArguments>
+    try {
+      check = validateArguments(result.structuredContent, schema)
+    } catch {
+      return // the server's outputSchema does not compile: nothing to check against
+    }
+    if (!check.ok) {
+      throw new ClientError(
+        'protocol_error',
+        `${what}: structuredContent does not match the tool's outputSchema: ${formatProblems(check.errors).split('\n').join('; ')}`,
+        {
+          details: { problems: check.errors },
+        },
+      )
     }
   }
 
@@ -349,67 +398,76 @@ export class Session {
     }
   }
 
-  /** Turns whatever the SDK, the transport or the network threw into a ClientError. */
-  #normalize(error: unknown, what: string, timeout: number): ClientError {
-    if (ClientError.isInstance(error)) return error
-    const process = this.process
-    if (process?.failure) return process.failure
-    const code = rpcCode(error)
-    const message = (error as Error)?.message ?? String(error)
-    if (code === -32001) {
-      return new ClientError('timeout', `${what}: no response within ${seconds(timeout)} (--timeout)`, {
-        details: { limit: 'call', timeoutMs: timeout },
-        cause: error,
+  /** Puts the request's name in front of a limit's message. */
+  #describe(reason: ClientError, what: string, timeoutMs: number): ClientError {
+    if (reason.code === 'timeout' && reason.details?.limit === 'call') {
+      return new ClientError('timeout', `${what}: no response within ${seconds(timeoutMs)} (--timeout)`, {
+        details: reason.details,
+        cause: reason,
       })
     }
-    if (code === -32000) {
-      if (this.#closing)
-        return new ClientError('cancelled', `${what}: the session was closed`, { cause: error })
-      return this.#lostConnection(what, error)
+    return new ClientError(reason.code, `${what}: ${reason.message}`, {
+      details: reason.details,
+      cause: reason,
+    })
+  }
+
+  /** Turns whatever the connection, the transport or the network threw into a ClientError. */
+  #normalize(error: unknown, what: string, timeoutMs: number, signal: AbortSignal | undefined): ClientError {
+    const process = this.process
+    if (process?.failure) return process.failure
+    if (signal?.aborted && error === signal.reason)
+      return new ClientError('cancelled', `${what}: cancelled`, { cause: error })
+    if (ClientError.isInstance(error)) {
+      if (error.code === 'timeout' || error.code === 'cancelled')
+        return this.#describe(error, what, timeoutMs)
+      if (error.code === 'connect_failed' && !error.message.startsWith(what)) {
+        return new ClientError(error.code, `${what}: ${error.message}`, {
+          details: error.details,
+          cause: error,
+        })
+      }
+      return error
     }
-    if (code !== undefined) {
-      const text = message.replace(/^MCP error -?\d+: /, '')
+    if (error instanceof RpcError) {
+      const code = error.code
       const byCode: Record<number, ClientErrorCode> = {
         [-32602]: 'invalid_arguments',
         [-32601]: 'server_error',
       }
       // Servers answer an unknown tool with -32602 "Tool x not found" or "Unknown tool: x".
-      if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(text)) byCode[-32602] = 'tool_not_found'
-      const explanation = code === -32601 ? `the server does not support this request (${text})` : text
+      if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(error.message))
+        byCode[-32602] = 'tool_not_found'
+      const explanation =
+        code === -32601 ? `the server does not support this request (${error.message})` : error.message
       return new ClientError(byCode[code] ?? 'server_error', `${what}: ${explanation}`, {
-        details: { rpcCode: code, data: (error as { data?: unknown }).data },
+        details: { rpcCode: code, data: error.data },
         cause: error,
       })
     }
+    const message = (error as Error)?.message ?? String(error)
     const status = (error as { code?: unknown }).code
     if (typeof status === 'number' && /Streamable HTTP error|SSE error/.test(message)) {
       return new ClientError(
         'http_error',
         `${what}: HTTP ${status}: ${message.replace(/^Streamable HTTP error: /, '')}`,
-        {
-          details: { status },
-          cause: error,
-        },
+        { details: { status }, cause: error },
       )
     }
-    if ((error as Error)?.name === 'ZodError' || (error as Error)?.name === '$ZodError') {
-      return new ClientError(
-        'protocol_error',
-        `${what}: the server's response does not match the MCP schema: ${message.slice(0, 500)}`,
-        { cause: error },
-      )
+    if (this.#connection.closed || process?.exit) {
+      const lost = this.#lostConnection()
+      return new ClientError(lost.code, `${what}: ${lost.message}`, { details: lost.details, cause: error })
     }
-    if (process?.exit) return this.#lostConnection(what, error)
     return new ClientError('internal', `${what}: ${message}`, { cause: error })
   }
 
-  #lostConnection(what: string, cause: unknown): ClientError {
+  /** Why the connection went away: we closed it, or the server exited (with its last words). */
+  #lostConnection(): ClientError {
+    if (this.#closing) return new ClientError('cancelled', 'the session was closed')
     const exit = this.process?.exit
-    if (!exit)
-      return new ClientError('connect_failed', `${what}: the connection to the server was lost`, { cause })
-    return new ClientError('connect_failed', `${what}: ${describeExit(exit, 'during the request')}`, {
+    if (!exit) return new ClientError('connect_failed', 'the connection to the server was lost')
+    return new ClientError('connect_failed', describeExit(exit, 'during the request'), {
       details: { exitCode: exit.code, signal: exit.signal, stderr: exit.stderrTail },
-      cause,
     })
   }
 }
