@@ -46,3 +46,23 @@ export function write(stream: Writable, text: string): Promise<void> {
     }
   })
 }
+
+/**
+ * A writer for many small writes (put's output lines): writes of one tick leave together in one
+ * system call, and the caller waits only when the stream is full.
+ */
+export function createBatchWriter(stream: Writable): (text: string) => Promise<void> | undefined {
+  let corked = false
+  return (text) => {
+    if (!corked) {
+      corked = true
+      stream.cork()
+      process.nextTick(() => {
+        corked = false
+        stream.uncork()
+      })
+    }
+    if (stream.write(text)) return undefined
+    return new Promise((resolve) => stream.once('drain', resolve))
+  }
+}

@@ -8,8 +8,7 @@ import type { Session } from '@mcp-kit/client'
 import { diagnostics, openSession } from './connection.js'
 import { CliError, isKitError } from './errors.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
-import type { Io } from './io.js'
-import { write } from './io.js'
+import { createBatchWriter, type Io } from './io.js'
 import { type ErrorLike, errorRecord, type Record_, toolErrorMessage, toolResultRecords } from './records.js'
 import { resolveForCli } from './reference.js'
 import { type CallArguments, toolCallArguments } from './run-call.js'
@@ -107,6 +106,7 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
     let done = 0
     let failed = 0
     const pending: Array<Promise<Outcome>> = []
+    const writeLine = createBatchWriter(io.stdout)
     const emit = async (outcome: Outcome) => {
       done++
       if (outcome.failure) {
@@ -114,7 +114,8 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
         firstFailure ??= outcome.failure
       }
       if (done % 100 === 0) status.update(`put: ${done} done, ${failed} failed`)
-      await write(io.stdout, `${JSON.stringify(outcome.record)}\n`)
+      const full = writeLine(`${JSON.stringify(outcome.record)}\n`)
+      if (full) await full
     }
     const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })
     let lineNumber = 0

@@ -3,7 +3,7 @@
 
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { Connection, RpcError, latestProtocolVersion, supportedProtocolVersions } from '../src/connection.js'
+import { Connection, latestProtocolVersion, RpcError, supportedProtocolVersions } from '../src/connection.js'
 
 type Message = Record<string, unknown>
 
@@ -40,7 +40,14 @@ describe('Connection', () => {
     await Promise.resolve()
     expect(peer.sent).toEqual([
       { jsonrpc: '2.0', id: 'p1', result: {} },
-      { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found: this client does not offer sampling/createMessage' } },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32601,
+          message: 'Method not found: this client does not offer sampling/createMessage',
+        },
+      },
     ])
   })
 
@@ -48,7 +55,12 @@ describe('Connection', () => {
     const peer = scriptedPeer()
     const connection = new Connection(peer.transport as never)
     const answer = connection.request('tools/call', { name: 'x', _meta: { trace: 'a' } }, { timeoutMs: 1000 })
-    expect(peer.sent[0]).toEqual({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'x', _meta: { trace: 'a', progressToken: 0 } } })
+    expect(peer.sent[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'tools/call',
+      params: { name: 'x', _meta: { trace: 'a', progressToken: 0 } },
+    })
     peer.deliver({ jsonrpc: '2.0', id: 0, error: { code: -32602, message: 'bad', data: { field: 'x' } } })
     await expect(answer).rejects.toEqual(new RpcError(-32602, 'bad', { field: 'x' }))
   })
@@ -56,7 +68,10 @@ describe('Connection', () => {
   it('a timeout cancels the request on the wire', async () => {
     const peer = scriptedPeer()
     const connection = new Connection(peer.transport as never)
-    await expect(connection.request('slow', undefined, { timeoutMs: 20 })).rejects.toMatchObject({ code: 'timeout', details: { limit: 'call' } })
+    await expect(connection.request('slow', undefined, { timeoutMs: 20 })).rejects.toMatchObject({
+      code: 'timeout',
+      details: { limit: 'call' },
+    })
     expect(peer.sent[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 0 } })
   })
 
@@ -77,7 +92,11 @@ describe('Connection', () => {
     const peer = scriptedPeer()
     const connection = new Connection(peer.transport as never)
     const initialized = connection.initialize({ name: 't', version: '1' }, 1000)
-    peer.deliver({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: { name: 's', version: '1' } } })
+    peer.deliver({
+      jsonrpc: '2.0',
+      id: 0,
+      result: { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+    })
     await expect(initialized).rejects.toThrow(/speaks MCP 1999-01-01, which this client does not support/)
   })
 })

@@ -54,7 +54,19 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     onmessage?.(message)
   }
   const send = transport.send.bind(transport)
+  // Answers of one tick leave in one write (cork until the next tick): one system call per
+  // message was the largest cost of `put` against this server (tooling/bench).
+  const output = (restoreStdout === undefined ? stdout : process.stdout) as Writable
+  let corked = false
   transport.send = async (message: JSONRPCMessage) => {
+    if (!corked && typeof output.cork === 'function') {
+      corked = true
+      output.cork()
+      process.nextTick(() => {
+        corked = false
+        output.uncork()
+      })
+    }
     try {
       await send(message)
     } finally {

@@ -18,7 +18,7 @@ export function builder(yargs: Argv) {
     })
     .option('concurrency', {
       type: 'number',
-      default: 8,
+      default: 16,
       describe: 'Calls in flight at once (output order stays input order)',
       group: 'Output:',
     })
