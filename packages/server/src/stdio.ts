@@ -58,14 +58,16 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
   // message was the largest cost of `put` against this server (tooling/bench).
   const output = (restoreStdout === undefined ? stdout : process.stdout) as Writable
   let corked = false
+  const flush = () => {
+    if (!corked) return
+    corked = false
+    output.uncork()
+  }
   transport.send = async (message: JSONRPCMessage) => {
     if (!corked && typeof output.cork === 'function') {
       corked = true
       output.cork()
-      process.nextTick(() => {
-        corked = false
-        output.uncork()
-      })
+      process.nextTick(flush)
     }
     try {
       await send(message)
@@ -107,6 +109,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     stdin.off('end', shutdown)
     stdin.off('close', shutdown)
     stdout.off('error', onOutputError)
+    flush() // what is still corked goes out before serving is over
     restoreStdout?.restore()
   }
 }
