@@ -4,11 +4,11 @@
 // stdin closes or the signal aborts (after in-flight calls finish, within the grace period).
 
 import type { Readable, Writable } from 'node:stream'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { createProtocolServer, type ProtocolServerOptions } from './protocol-server.js'
 import type { ToolRegistry } from './registry.js'
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
+import { StdioLineTransport } from './stdio-transport.js'
 
 export interface StdioServeOptions extends ProtocolServerOptions, RuntimeOptions {
   stdin?: Readable
@@ -35,7 +35,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     closedResolve = resolve
   })
   const server = createProtocolServer(runtime, { ...options, onClose: () => closedResolve() })
-  const transport = new StdioServerTransport(stdin, protocolOut as NodeJS.WriteStream)
+  const transport = new StdioLineTransport(stdin, protocolOut)
 
   // Counts requests that have not been answered, so a shutdown can wait for them.
   const inFlight = new Set<string | number>()
@@ -121,7 +121,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
 function divertStdout(target: Writable): { protocolStream: Writable; restore: () => void } {
   const real = process.stdout
   const originalWrite = real.write
-  // The SDK transport only writes and waits for 'drain'.
+  // The stdio transport only writes and waits for 'drain'.
   const protocolStream = {
     write: originalWrite.bind(real),
     once: (event: string, listener: () => void) => real.once(event, listener),
