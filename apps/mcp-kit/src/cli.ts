@@ -26,6 +26,19 @@ function reportError(error: unknown, io: Io, verbose: boolean): number {
   return exitCodes.failed
 }
 
+/**
+ * yargs renders the whole help text right after dispatching a command, in case an async handler
+ * fails and usage must be shown. Our .fail() never shows usage, so that work (~25 ms of every
+ * command's start, tooling/bench) is skipped. Reaches into yargs internals, hence the guards.
+ */
+function skipHelpRendering(parser: unknown): void {
+  const internals = (
+    parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }
+  ).getInternalMethods?.()
+  const usage = internals?.getUsageInstance?.()
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
+}
+
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const result = { exitCode: exitCodes.ok }
@@ -50,6 +63,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       throw error ?? new CliError('usage', `${message}\nRun 'mcp-kit --help' for usage.`)
     })
   try {
+    skipHelpRendering(parser)
     await parser.parseAsync([...argv], { io, result })
   } catch (error) {
     if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
