@@ -7,6 +7,7 @@ import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Options } from 'yargs'
 import { CliError, isKitError } from './errors.js'
 import type { Io } from './io.js'
+import { parseByteSize } from './sizes.js'
 
 export const connectionFlags = {
   timeout: {
@@ -105,26 +106,11 @@ function parseEnvironment(values: readonly string[]): Record<string, string> {
   return env
 }
 
-const sizeUnits: Record<string, number> = {
-  '': 1,
-  b: 1,
-  k: 1024,
-  kb: 1024,
-  kib: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  g: 1024 ** 3,
-  gb: 1024 ** 3,
-  gib: 1024 ** 3,
-}
-
 export function parseSize(text: string, flag: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
-  const unit = sizeUnits[(match?.[2] ?? '').toLowerCase()]
-  if (!match || unit === undefined || Number(match[1]) <= 0)
+  const bytes = parseByteSize(text)
+  if (bytes === undefined)
     throw new CliError('usage', `${flag} ${JSON.stringify(text)}: expected a size like 16MiB or 1048576`)
-  return Math.floor(Number(match[1]) * unit)
+  return bytes
 }
 
 function seconds(value: number | undefined, flag: string): number | undefined {
