@@ -515,22 +515,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
       )
       return
     }
-    const sessionId = headerValue(request.headers['mcp-session-id'])
-    if (sessionId === undefined) {
-      sendError(
-        response,
-        400,
-        rpcCodes.transportError,
-        'Bad Request: Mcp-Session-Id header is required',
-        headers,
-      )
-      return
-    }
-    const session = sessions.get(sessionId)
-    if (session === undefined || session.transport.closed) {
-      sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
-      return
-    }
+    const session = requireSession(request, response, headers)
+    if (session === undefined) return
     const version = headerValue(request.headers['mcp-protocol-version'])
     if (version !== undefined && !supportedVersions.has(version)) {
       sendError(
@@ -565,6 +551,27 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     }
   }
 
+  /** The live session a GET or DELETE names, or undefined after answering 400 (no id) or 404. */
+  function requireSession(request: IncomingMessage, response: ServerResponse, headers: readonly string[]) {
+    const sessionId = headerValue(request.headers['mcp-session-id'])
+    if (sessionId === undefined) {
+      sendError(
+        response,
+        400,
+        rpcCodes.transportError,
+        'Bad Request: Mcp-Session-Id header is required',
+        headers,
+      )
+      return undefined
+    }
+    const session = sessions.get(sessionId)
+    if (session === undefined || session.transport.closed) {
+      sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
+      return undefined
+    }
+    return session
+  }
+
   function handleDelete(
     request: IncomingMessage,
     response: ServerResponse,
@@ -580,22 +587,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
       )
       return
     }
-    const sessionId = headerValue(request.headers['mcp-session-id'])
-    if (sessionId === undefined) {
-      sendError(
-        response,
-        400,
-        rpcCodes.transportError,
-        'Bad Request: Mcp-Session-Id header is required',
-        headers,
-      )
-      return
-    }
-    const session = sessions.get(sessionId)
-    if (session === undefined) {
-      sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
-      return
-    }
+    const session = requireSession(request, response, headers)
+    if (session === undefined) return
     closeSession(session)
     response.writeHead(200, headers as string[])
     response.end()
