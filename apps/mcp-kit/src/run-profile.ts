@@ -120,6 +120,12 @@ export async function saveProfile(
       `secrets are not stored: wrote ${list}; set ${variables} in the environment when you use @${name}`,
     )
   }
+  const globs = (args['pass-env'] ?? []).filter((pattern) => pattern.includes('*'))
+  if (globs.length > 0 && !resolved.profile) {
+    await announce(
+      `--pass-env ${globs.join(' ')} is not saved (a profile names each variable): add them to "env" as \${NAME}`,
+    )
+  }
   return exitCodes.ok
 }
 
