@@ -110,11 +110,14 @@ describe('profile create, list, info, version', () => {
       `${driftReference()}&env.API_KEY=sk-live-123`,
       '--env',
       'OTHER_TOKEN=tok-456',
+      '--pass-env',
+      'AWS_*',
     ])
     expect(created.code).toBe(0)
     expect(created.stdout).toContain(
       'secrets are not stored: wrote env API_KEY as ${API_KEY}, env OTHER_TOKEN as ${OTHER_TOKEN}',
     )
+    expect(created.stdout).toContain('--pass-env AWS_* is not saved')
     const files = readdirSync(join(userProfiles(), 'secret')).map((file) =>
       readFileSync(join(userProfiles(), 'secret', file), 'utf8'),
     )
