@@ -3,6 +3,7 @@
 // Loaded lazily: a stdio session never pays for undici.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { RpcError } from './connection.js'
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
 
@@ -65,5 +66,6 @@ export async function createSseTransport(url: string, options: HttpTransportOpti
 /** True when the first POST's HTTP status says "this is not a Streamable HTTP endpoint" (spec: fall back to SSE). */
 export function shouldFallBackToSse(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
-  return (error as Error)?.name !== 'McpError' && (code === 400 || code === 404 || code === 405)
+  // JSON-RPC errors (RpcError) carry negative codes; only the transport's HTTP status counts here.
+  return !(error instanceof RpcError) && (code === 400 || code === 404 || code === 405)
 }

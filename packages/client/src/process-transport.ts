@@ -102,7 +102,7 @@ export class ProcessTransport implements Transport {
 
   /**
    * Spawns the server. Called early by connect() so the server boots while the SDK loads;
-   * start() (called by the SDK Client) only waits for it.
+   * start() (called by the Connection) only waits for it.
    */
   launch(): Promise<void> {
     this.#launched ??= new Promise<void>((resolve, reject) => {
