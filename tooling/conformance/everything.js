@@ -1,7 +1,10 @@
 // A registry implementing every server scenario of the official MCP conformance suite
-// (@modelcontextprotocol/conformance 0.1.16, `--suite all`), with the names and payloads the
-// suite expects. Served by `mcp-kit serve tooling/conformance/everything.js --port N`.
-// Everything goes through @mcp-kit/server's public API: nothing here talks to the SDK.
+// (@modelcontextprotocol/conformance 0.2.0-alpha.12, revisions 2025-11-25 and 2026-07-28), with
+// the names and payloads the suite expects. Served by
+// `mcp-kit serve tooling/conformance/everything.js --port N`. Everything goes through
+// @mcp-kit/server's public API: nothing here talks to the SDK. The same handlers serve both
+// eras: a question (`context.elicit`, `sample`, `listRoots`, `ask`) is a server-to-client
+// request under 2025-11-25 and an `input_required` round under 2026-07-28.
 
 import { createToolRegistry } from '@mcp-kit/server'
 
@@ -12,9 +15,235 @@ const wav = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA='
 const noArguments = { type: 'object', properties: {} }
 const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
+const nameForm = {
+  message: 'What is your name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+}
+
 export default function createConformanceRegistry() {
+  const registry = createToolRegistry()
   return (
-    createToolRegistry()
+    registry
+      // 2026-07-28 multi round-trip requests (input-required-result-*): the keys are the suite's
+      .tool({
+        name: 'test_input_required_result_elicitation',
+        description: 'Asks for a name, then greets',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answer = await context.elicit(nameForm, { key: 'user_name' })
+          return `Hello, ${answer.content?.name ?? 'stranger'}!`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_sampling',
+        description: "Asks the client's model a question",
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answer = await context.sample(
+            {
+              messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+              maxTokens: 100,
+            },
+            { key: 'sample_request' },
+          )
+          const content = Array.isArray(answer.content) ? answer.content[0] : answer.content
+          return `Sampling result: ${content?.type === 'text' ? content.text : 'no response'}`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_list_roots',
+        description: "Asks for the client's roots",
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answer = await context.listRoots({ key: 'roots_request' })
+          return `Found ${answer.roots.length} root(s)`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_request_state',
+        description: 'Asks for a confirmation; the round is carried in requestState',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answer = await context.elicit(
+            {
+              message: 'Please confirm',
+              requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            },
+            { key: 'confirm' },
+          )
+          return answer.content?.ok === true ? 'state-ok: requestState validated' : 'not confirmed'
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_multiple_inputs',
+        description: 'Asks three questions in one round',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answers = await context.ask({
+            user_name: { method: 'elicitation/create', params: nameForm },
+            greeting: {
+              method: 'sampling/createMessage',
+              params: {
+                messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+                maxTokens: 50,
+              },
+            },
+            client_roots: { method: 'roots/list' },
+          })
+          const greeting = answers.greeting.content
+          return `Name: ${answers.user_name.content?.name}; Greeting: ${greeting?.type === 'text' ? greeting.text : 'Hello there!'}; Roots: ${answers.client_roots.roots.length}`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_multi_round',
+        description: 'Asks two questions, one round each',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const name = await context.elicit(
+            { ...nameForm, message: 'Step 1: What is your name?' },
+            { key: 'step1' },
+          )
+          const color = await context.elicit(
+            {
+              message: 'Step 2: What is your favorite color?',
+              requestedSchema: {
+                type: 'object',
+                properties: { color: { type: 'string' } },
+                required: ['color'],
+              },
+            },
+            { key: 'step2' },
+          )
+          return `${name.content?.name}'s favorite color is ${color.content?.color}`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_tampered_state',
+        description: 'Asks for a confirmation (the requestState is signed)',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const answer = await context.elicit(
+            {
+              message: 'Please confirm',
+              requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            },
+            { key: 'confirm' },
+          )
+          return `confirmed: ${answer.content?.ok === true}`
+        },
+      })
+      .tool({
+        name: 'test_input_required_result_capabilities',
+        description: 'Asks only what the client can answer',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          const capabilities = context.clientCapabilities ?? {}
+          const requests = {}
+          if (capabilities.elicitation) {
+            requests.elicit_input = {
+              method: 'elicitation/create',
+              params: {
+                message: 'Elicitation input',
+                requestedSchema: {
+                  type: 'object',
+                  properties: { value: { type: 'string' } },
+                  required: ['value'],
+                },
+              },
+            }
+          }
+          if (capabilities.sampling) {
+            requests.sample_input = {
+              method: 'sampling/createMessage',
+              params: {
+                messages: [{ role: 'user', content: { type: 'text', text: 'Sample request' } }],
+                maxTokens: 50,
+              },
+            }
+          }
+          if (Object.keys(requests).length === 0) return 'No supported capabilities declared'
+          const answers = await context.ask(requests)
+          return `capabilities-ok: received ${Object.keys(answers).join(',')}`
+        },
+      })
+      // server-stateless diagnostics
+      .tool({
+        name: 'test_missing_capability',
+        description: 'Needs the client to declare sampling',
+        inputSchema: noArguments,
+        handler: (_args, context) => {
+          context.requireCapabilities({ sampling: {} })
+          return 'Success'
+        },
+      })
+      .tool({
+        name: 'test_streaming_elicitation',
+        description: 'Streams progress before its result',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          await context.progress(50, 100, 'half way')
+          return 'Streaming complete'
+        },
+      })
+      .tool({
+        name: 'test_logging_tool',
+        description: 'Logs one message (sent only when the request asked for a log level)',
+        inputSchema: noArguments,
+        handler: async (_args, context) => {
+          await context.log('info', 'Diagnostic trace logging activated')
+          return 'Logging evaluated'
+        },
+      })
+      .tool({
+        name: 'test_trigger_tool_change',
+        description: 'Says the tool list changed',
+        inputSchema: noArguments,
+        handler: () => {
+          registry.listChanged('tools')
+          return 'Mutation triggered'
+        },
+      })
+      .tool({
+        name: 'test_trigger_prompt_change',
+        description: 'Says the prompt list changed',
+        inputSchema: noArguments,
+        handler: () => {
+          registry.listChanged('prompts')
+          return 'Mutation triggered'
+        },
+      })
+      // http-custom-header-server-validation: a parameter mirrored into Mcp-Param-Region
+      .tool({
+        name: 'test_header_routing',
+        description: 'Echoes the region it would route to',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            region: { type: 'string', description: 'Where to run', 'x-mcp-header': 'Region' },
+            query: { type: 'string' },
+          },
+          required: ['region'],
+        },
+        handler: ({ region }) => `routed to ${region}`,
+      })
+      .prompt({
+        name: 'test_input_required_result_prompt',
+        description: 'A prompt that asks for context first',
+        get: async (_args, context) => {
+          const answer = await context.elicit(
+            {
+              message: 'What context should the prompt use?',
+              requestedSchema: {
+                type: 'object',
+                properties: { context: { type: 'string' } },
+                required: ['context'],
+              },
+            },
+            { key: 'user_context' },
+          )
+          return `Use this context: ${answer.content?.context}`
+        },
+      })
       // tools-call-*
       .tool({
         name: 'test_simple_text',
@@ -246,11 +475,23 @@ export default function createConformanceRegistry() {
           type: 'object',
           $defs: {
             address: {
+              $anchor: 'addressDef',
               type: 'object',
               properties: { street: { type: 'string' }, city: { type: 'string' } },
             },
           },
-          properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+          properties: {
+            name: { type: 'string' },
+            address: { $ref: '#/$defs/address' },
+            contactMethod: { type: 'string', enum: ['phone', 'email'] },
+            phone: { type: 'string' },
+            email: { type: 'string' },
+          },
+          allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+          if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, not a promise
+          then: { required: ['phone'] },
+          else: { required: ['email'] },
           additionalProperties: false,
         },
         handler: (args) => `JSON Schema 2020-12 tool called with ${JSON.stringify(args)}`,

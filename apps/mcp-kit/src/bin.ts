@@ -15,6 +15,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   process.stdout.write(`${manifest.version}\n`)
 } else {
-  const { main } = await import('./cli.js')
+  const { main } = await import('./cli/main.js')
   await main(argv)
 }

@@ -40,7 +40,7 @@ describe('server faults through the CLI', () => {
       expect(records(result.stdout)).toEqual([
         {
           error: {
-            code: 'connect_failed',
+            code: 'server_exited',
             message: expect.any(String),
             details: expect.objectContaining({ exitCode: 3 }),
           },

@@ -1,7 +1,7 @@
 // Running the built CLI as a user would: a real process, real stdio, exit codes, and checks that
 // the servers it started are gone afterwards.
 
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -84,4 +84,49 @@ export function pidFile(): {
     running: () => pids().filter(processRunning),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
+}
+
+const started = new Set<ChildProcess>()
+
+/** Kills what startServe started and is still running (for afterEach); checks each is gone. */
+export async function stopStarted(): Promise<void> {
+  for (const child of started) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL')
+      await new Promise((resolve) => child.once('exit', resolve))
+    }
+    if (child.exitCode === null && child.signalCode === null)
+      throw new Error(`serve ${child.pid} is still running`)
+  }
+  started.clear()
+}
+
+export interface Serving {
+  child: ChildProcess
+  url: string
+  stderr: () => string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** Starts `mcp-kit serve …` and resolves once it prints its URL. */
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<Serving> {
+  const child = spawn(process.execPath, [binPath, 'serve', ...args], {
+    env: { ...process.env, NO_COLOR: '1', MCP_KIT_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  started.add(child)
+  let stderr = ''
+  let stdout = ''
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
+  return new Promise((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text
+      const match = /(http:\/\/\S+\/mcp)/.exec(stderr)
+      if (match) resolve({ child, url: match[1] as string, stderr: () => stderr, exited })
+    })
+    void exited.then(({ code }) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)))
+  })
 }

@@ -10,7 +10,7 @@ describe('inspect', () => {
     expect(result.code).toBe(0)
     expect(result.stderr).toBe('')
     expect(result.stdout).toMatch(/^mcp-kit \d+\.\d+\.\d+/)
-    expect(result.stdout).toMatch(/MCP 2025-11-25 over stdio: /)
+    expect(result.stdout).toMatch(/MCP 2026-07-28 over stdio: /)
     expect(result.stdout).toMatch(
       /Tools \(2\)\n {2}echo {2}Returns the message it is given\n {6}message {2}string {2}required {2}Text to echo back/,
     )
@@ -28,6 +28,7 @@ describe('inspect', () => {
       'reference',
       'server',
       'protocolVersion',
+      'era',
       'transport',
       'launch',
       'capabilities',
@@ -36,6 +37,7 @@ describe('inspect', () => {
       'resources',
       'resourceTemplates',
       'prompts',
+      'cacheHints',
     ])
     expect(document.transport).toBe('stdio')
     expect(document.schemaHash).toMatch(/^sha256:[0-9a-f]{64}$/)

@@ -1,10 +1,16 @@
-// put: one call per NDJSON record, concurrent, in order, nothing dropped or duplicated.
+// put: one call per NDJSON record, in order, nothing dropped or duplicated; one call at a time
+// unless --concurrency or the profile says the server takes more.
 
-import { fixtureServers } from '@mcp-kit/fixtures'
-import { describe, expect, it } from 'vitest'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
+import { afterAll, describe, expect, it } from 'vitest'
 import { pidFile, records, runCli } from './helpers.js'
 
 const basic = `mcp+node://${fixtureServers.basic}`
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-kit-put-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 describe('put', () => {
   it('keeps output order = input order with calls of different durations in flight', async () => {
@@ -86,14 +92,14 @@ describe('put', () => {
       expect(output.slice(0, 5)).toEqual(
         Array.from({ length: 5 }, (_, index) => ({ type: 'text', text: `m${index}` })),
       )
-      expect(output[5]).toMatchObject({ error: { code: 'connect_failed' }, input: 6 })
+      expect(output[5]).toMatchObject({ error: { code: 'server_exited' }, input: 6 })
       // Record 7 was in flight beside record 6 (concurrency 2): it may have made it or not.
       expect([
         { type: 'text', text: 'm6' },
-        expect.objectContaining({ error: expect.objectContaining({ code: 'connect_failed' }), input: 7 }),
+        expect.objectContaining({ error: expect.objectContaining({ code: 'server_exited' }), input: 7 }),
       ]).toContainEqual(output[6])
       for (const [index, record] of output.slice(7).entries()) {
-        expect(record).toMatchObject({ error: { code: 'connect_failed' }, input: index + 8 })
+        expect(record).toMatchObject({ error: { code: 'server_exited' }, input: index + 8 })
       }
       expect(result.code).toBe(3)
       expect(pids.pids().length).toBeGreaterThan(0)
@@ -101,5 +107,60 @@ describe('put', () => {
     } finally {
       pids.remove()
     }
+  })
+})
+
+describe('put is one call at a time unless told otherwise', () => {
+  it('1,000 create_entities records into server-memory (which rewrites its file per call) all persist', async () => {
+    const memoryFile = join(scratch, 'memory.jsonl')
+    const server = `mcp+node://${npmServers.memory}`
+    const env = ['--env', `MEMORY_FILE_PATH=${memoryFile}`]
+    const input = Array.from({ length: 1000 }, (_, index) =>
+      JSON.stringify({ entities: [{ name: `entity-${index}`, entityType: 'test', observations: [] }] }),
+    ).join('\n')
+    const put = await runCli(['put', `${server}?tool=create_entities`, ...env], { input, timeoutMs: 120_000 })
+    expect(put.code).toBe(0)
+    const output = records(put.stdout) as Array<{ error?: unknown }>
+    expect(output).toHaveLength(1000)
+    expect(output.filter((record) => record.error !== undefined)).toEqual([])
+    // Read the graph back through the server, as a user would.
+    const graph = await runCli(['cat', `${server}?tool=read_graph`, ...env])
+    const [read] = records(graph.stdout) as Array<{ entities: Array<{ name: string }> }>
+    expect(new Set(read?.entities.map((entity) => entity.name)).size).toBe(1000)
+  }, 150_000)
+
+  /** Which record's call finished first, from the trace (written as calls complete). */
+  async function firstFinished(args: string[], env: Record<string, string> = {}): Promise<number> {
+    const trace = join(scratch, `trace-${Math.random().toString(36).slice(2)}.ndjson`)
+    // The first call sleeps 400 ms, the second not at all: run together, the second finishes first.
+    const input = [{ ms: 400 }, { ms: 0 }].map((record) => JSON.stringify(record)).join('\n')
+    const result = await runCli([...args, '--trace', trace], { input, env })
+    expect(result.code, result.stderr).toBe(0)
+    const [first] = records(readFileSync(trace, 'utf8')) as Array<{ args: { ms: number } }>
+    return first?.args.ms ?? -1
+  }
+
+  it("by default; with the profile's concurrency; --concurrency wins over the profile", async () => {
+    expect(await firstFinished(['put', `${basic}?tool=slow`])).toBe(400)
+    expect(await firstFinished(['put', `${basic}?tool=slow`, '--concurrency', '2'])).toBe(0)
+    const home = join(scratch, 'home')
+    mkdirSync(join(home, 'profiles'), { recursive: true })
+    writeFileSync(
+      join(home, 'profiles', 'parallel.json'),
+      JSON.stringify({ command: process.execPath, args: [fixtureServers.basic], concurrency: 2 }),
+    )
+    const env = { MCP_KIT_HOME: home }
+    expect(await firstFinished(['put', '@parallel/slow'], env)).toBe(0)
+    expect(await firstFinished(['put', '@parallel/slow', '--concurrency', '1'], env)).toBe(400)
+  })
+
+  it('--help says why; a bad --concurrency is a usage error', async () => {
+    const help = await runCli(['put', '--help'])
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'a server that rewrites its state on every call loses data to concurrent calls',
+    )
+    const bad = await runCli(['put', `${basic}?tool=echo`, '--concurrency', '0'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toBe('mcp-kit: --concurrency must be a whole number from 1 to 1024 (got 0)\n')
   })
 })

@@ -1,7 +1,6 @@
 // `mcp-kit serve` as a user runs it: the built CLI in a real process, real HTTP on 127.0.0.1,
 // signals, modules, flags and usage errors. Every process a test starts is gone after it.
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
@@ -10,23 +9,13 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { importedModules } from '@mcp-kit/fixtures'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
-import { binPath, runCli } from './helpers.js'
+import { binPath, runCli, startServe, stopStarted } from './helpers.js'
 
 const require = createRequire(import.meta.url)
 const serverEntry = pathToFileURL(require.resolve('@mcp-kit/server')).href
 const workDirectory = mkdtempSync(join(tmpdir(), 'mcp-kit-serve-'))
-const started = new Set<ChildProcess>()
 
-afterEach(async () => {
-  for (const child of started) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL')
-      await new Promise((resolve) => child.once('exit', resolve))
-    }
-    expect(child.exitCode !== null || child.signalCode !== null).toBe(true)
-  }
-  started.clear()
-})
+afterEach(stopStarted)
 
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }))
 
@@ -35,36 +24,6 @@ function writeModule(name: string, source: string): string {
   const path = join(workDirectory, name)
   writeFileSync(path, source)
   return path
-}
-
-interface Serving {
-  child: ChildProcess
-  url: string
-  stderr: () => string
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-}
-
-/** Starts `mcp-kit serve …` and resolves once it prints its URL. */
-function startServe(args: string[], env: Record<string, string> = {}): Promise<Serving> {
-  const child = spawn(process.execPath, [binPath, 'serve', ...args], {
-    env: { ...process.env, NO_COLOR: '1', MCP_KIT_TOKEN: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  started.add(child)
-  let stderr = ''
-  let stdout = ''
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  )
-  return new Promise((resolve, reject) => {
-    child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text
-      const match = /(http:\/\/\S+\/mcp)/.exec(stderr)
-      if (match) resolve({ child, url: match[1] as string, stderr: () => stderr, exited })
-    })
-    void exited.then(({ code }) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)))
-  })
 }
 
 const accept = 'application/json, text/event-stream'
@@ -171,9 +130,13 @@ describe('serve --port', () => {
     })
   }
 
-  test('--token, or MCP_KIT_TOKEN: 401 with WWW-Authenticate without it', async () => {
+  test('--token, --token-file or MCP_KIT_TOKEN: 401 with WWW-Authenticate without it', async () => {
+    // A token file as editors and `echo` write it: one trailing newline, which is not part of the token.
+    const tokenFile = join(workDirectory, 'token')
+    writeFileSync(tokenFile, 'flag-token\n', { mode: 0o600 })
     for (const [args, env] of [
       [['--port', '0', '--token', 'flag-token'], {}],
+      [['--port', '0', '--token-file', tokenFile], {}],
       [['--port', '0'], { MCP_KIT_TOKEN: 'flag-token' }],
     ] as const) {
       const serving = await startServe([...args], env)
@@ -296,11 +259,24 @@ describe('usage errors', () => {
   test.each([
     [['--stdio', '--port', '0'], /Arguments stdio and port are mutually exclusive/],
     [['--token', 'x'], /--token only apply to HTTP: add --port N/],
+    [['--token-file', 'x'], /--token-file only apply to HTTP: add --port N/],
+    [
+      ['--port', '0', '--token', 'x', '--token-file', 'y'],
+      /Arguments token and token-file are mutually exclusive/,
+    ],
+    [
+      ['--port', '0', '--token-file', 'no-such-file'],
+      /^mcp-kit: --token-file no-such-file: cannot read it: no such file\n$/,
+    ],
+    [['--port', '0', '--token-file', 'empty-token'], /^mcp-kit: --token-file empty-token is empty\n$/],
+    [['--port', '0', '--token-file', 'newline-token'], /^mcp-kit: --token-file newline-token is empty\n$/],
     [['--port', '70000'], /--port must be an integer from 0 to 65535/],
     [['--port', '0', '--body-limit', 'lots'], /--body-limit: cannot read "lots"/],
     [['--port', '0', '--max-sessions', '0'], /--max-sessions must be a number > 0/],
   ])('serve %j', async (args, message) => {
-    const result = await runCli(['serve', ...args])
+    writeFileSync(join(workDirectory, 'empty-token'), '')
+    writeFileSync(join(workDirectory, 'newline-token'), '\n')
+    const result = await runCli(['serve', ...args], { cwd: workDirectory })
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(message)
   })
@@ -395,7 +371,7 @@ describe('serve --stdio', () => {
   })
 })
 
-test('serve --help lists the flags and loads no MCP SDK code', async () => {
+test('serve --help lists the flags; neither it nor serving the demo loads MCP SDK code', async () => {
   const run = (args: string[]) => importedModules([binPath, ...args])
   const sdk = (urls: string[]) => urls.filter((url) => url.includes('@modelcontextprotocol'))
   const help = await run(['serve', '--help'])
@@ -405,15 +381,21 @@ test('serve --help lists the flags and loads no MCP SDK code', async () => {
     '--port',
     '--host',
     '--token',
+    '--token-file',
     '--stateless',
     '--allow-origin',
     '--allow-host',
   ]) {
     expect(help.stdout).toContain(flag)
   }
+  expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+    'A token on the command line is visible to other local users (ps): prefer --token-file or $MCP_KIT_TOKEN',
+  )
   expect(sdk(help.urls)).toEqual([])
-  // The hook does see the SDK when serving: the check above is not vacuous.
+  // Serving the demo needs none of the SDK either (it loads on first use: URI templates, MRTR
+  // state); the hook does see what serving loads, so the check is not vacuous.
   const served = await run(['serve', '--stdio'])
   expect(served.code).toBe(0)
-  expect(sdk(served.urls).length).toBeGreaterThan(0)
+  expect(served.urls.some((url) => url.includes('/server/dist/protocol/'))).toBe(true)
+  expect(sdk(served.urls)).toEqual([])
 })

@@ -130,7 +130,7 @@ describe('the MCP SDK Client', () => {
 describe('@mcp-kit/client', () => {
   async function exercise(session: Session, traces: TraceEntry[]) {
     expect((await session.listTools()).map((tool) => tool.name)).toEqual(['echo', 'add'])
-    expect(await session.callTool('echo', { message: 'kit to kit' })).toEqual({
+    expect(await session.callTool('echo', { message: 'kit to kit' })).toMatchObject({
       content: [{ type: 'text', text: 'kit to kit' }],
     })
     expect(await session.callTool('add', { a: 2, b: 3 })).toMatchObject({ structuredContent: { sum: 5 } })
@@ -161,6 +161,7 @@ describe('@mcp-kit/client', () => {
     )
     sessions.add(session)
     expect(session.transportKind).toBe('stdio')
+    expect([session.era, session.protocolVersion]).toEqual(['modern', '2026-07-28'])
     await exercise(session, traces)
   })
 
@@ -170,6 +171,7 @@ describe('@mcp-kit/client', () => {
     const session = await connect({ transport: 'http', url }, { onTrace: (entry) => traces.push(entry) })
     sessions.add(session)
     expect(session.transportKind).toBe('streamable-http')
+    expect([session.era, session.protocolVersion]).toEqual(['modern', '2026-07-28'])
     await exercise(session, traces)
   })
 })

@@ -1,14 +1,25 @@
-// connect(): launches or reaches a server and initializes an MCP session. For stdio the server
-// is spawned before the SDK is loaded, so the two start-ups overlap. For HTTP it tries Streamable
-// HTTP and falls back to legacy SSE when the first POST gets 400, 404 or 405.
+// connect(): launches or reaches a server and starts an MCP session in the era it speaks
+// (negotiate.ts: 2026-07-28 when the server answers `server/discover`, else a 2025-11-25
+// `initialize`). For stdio the server is spawned before anything else loads, so the start-ups
+// overlap. For HTTP it tries Streamable HTTP and falls back to legacy SSE when the first POST of
+// a 2025 handshake gets 400, 404 or 405.
 
 import type { spawn as nodeSpawn } from 'node:child_process'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { InitializeResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js'
-import { Connection, RpcError } from './connection.js'
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
+import { createOAuthHook, type OAuthHookOptions } from './auth/oauth.js'
+import { Connection, type MessageTransport, RpcError } from './connection.js'
 import { buildEnvironment } from './environment.js'
+import { type EraCache, fileEraCache } from './era-cache.js'
 import { ClientError } from './errors.js'
-import { createSseTransport, createStreamableHttpTransport, shouldFallBackToSse } from './http-transport.js'
+import { HttpStatusError } from './http/streamable-http.js'
+import {
+  createSseTransport,
+  createStreamableHttpTransport,
+  shouldFallBackToSse,
+  undiciFetch,
+} from './http-transport.js'
+import { answerInput, capabilitiesOf, type InputHandler } from './input.js'
+import { type Negotiated, negotiate, ProbeEndedServer, type ProtocolChoice } from './negotiate.js'
 import { ProcessTransport } from './process-transport.js'
 import type { ServerSpec } from './server-spec.js'
 import { describeExit, Session, type ToolFilter, type TransportKind } from './session.js'
@@ -36,15 +47,34 @@ export interface ConnectOptions {
   /** Sent as `Authorization: Bearer …`. */
   bearerToken?: string
   cwd?: string
-  /** Largest message accepted from a stdio server, in bytes (default 16 MiB). */
+  /** Largest message accepted from a server, in bytes (default 16 MiB): a stdio line, a JSON body, an SSE event. */
   maxMessageBytes?: number
   /** How long each stdio shutdown step waits (default 1000 ms). */
   shutdownGraceMs?: number
+  /**
+   * Have a watchdog process end the stdio servers' trees should this process die without closing
+   * its sessions (SIGKILL, out of memory). Default true; POSIX only.
+   */
+  watchdog?: boolean
   onTrace?: (entry: TraceEntry) => void
   redactTraceArguments?: boolean
   onStderr?: (line: string) => void
   onDiagnostic?: (message: string) => void
   onLog?: (message: LoggingMessageNotification['params']) => void
+  /** `auto` (default: 2026-07-28 if the server speaks it, else 2025-11-25), or one revision only. */
+  protocol?: ProtocolChoice
+  /** Answers the server's questions (elicitation, sampling, roots); decides what the client declares. */
+  input?: InputHandler
+  /** Where era verdicts are remembered between runs (default: a file in the user's cache directory). */
+  eraCache?: EraCache
+  /** How long the `server/discover` probe waits for an answer (default 10 s, at most the connect limit). */
+  probeTimeoutMs?: number
+  /**
+   * OAuth for HTTP servers that ask for it (401): where credentials are kept, a pre-registered
+   * client or a Client ID Metadata Document, and how to log in (an Authorizer; without one a
+   * server that needs a login fails with `auth_required`). A static Authorization header wins.
+   */
+  oauth?: Omit<OAuthHookOptions, 'serverUrl' | 'fetch'>
   /** Injected for tests. */
   spawn?: typeof nodeSpawn
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>
@@ -52,50 +82,86 @@ export interface ConnectOptions {
 
 const defaultClientInfo = { name: 'mcp-kit', version: '0.1.0' }
 
+/** ": <what the server said>" for an HTTP error, one line, short. */
+function describeBody(error: unknown, message: string): string {
+  const text =
+    error instanceof HttpStatusError ? error.body : message.replace(/^(Streamable HTTP|SSE) error: /, '')
+  const line = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+  return line === '' ? '' : `: ${line}`
+}
+
 function describeLimit(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`
 }
 
 interface Attempt {
-  transport: Transport
+  transport: MessageTransport
   kind: TransportKind
 }
 
 interface Initialized {
   connection: Connection
-  initialize: InitializeResult
+  negotiated: Negotiated
   closed: Promise<void>
-  toolsChanged: { handler?: () => void }
+  /** Set once the session exists: list changes and refusals reach it. */
+  session: { current?: Session }
 }
 
 async function initialize(
   attempt: Attempt,
+  server: ServerSpec,
   options: ConnectOptions,
   timeoutMs: number,
+  eraCache: EraCache,
 ): Promise<Initialized> {
-  // Set before initializing, so a list_changed arriving early is not lost; the session wires it up.
-  const toolsChanged: { handler?: () => void } = {}
+  // Set before negotiating, so a list_changed arriving early is not lost.
+  const session: { current?: Session } = {}
   let resolveClosed: () => void = () => {}
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve
   })
   const onLog = options.onLog
+  const input = options.input
   const connection = new Connection(attempt.transport, {
     onClose: () => resolveClosed(),
     onError: (error) => options.onDiagnostic?.(`transport: ${error.message}`),
     onNotification: (method, params) => {
-      if (method === 'notifications/tools/list_changed') toolsChanged.handler?.()
-      else if (method === 'notifications/message' && onLog && params)
+      if (method === 'notifications/message' && onLog && params)
         onLog(params as LoggingMessageNotification['params'])
+      else session.current?.receiveNotification(method, params)
+    },
+    // 2025-11-25 server-to-client requests: the same answers as 2026 input rounds.
+    onRequest: async (method, params) => {
+      try {
+        return await answerInput(
+          input,
+          { method, params },
+          { during: undefined, signal: options.signal ?? new AbortController().signal },
+        )
+      } catch (error) {
+        if (ClientError.isInstance(error) && error.code === 'input_required')
+          session.current?.failPending(error)
+        throw error
+      }
     },
   })
   await connection.start()
-  const result = await connection.initialize(
-    options.clientInfo ?? defaultClientInfo,
+  const negotiated = await negotiate(connection, attempt.transport as never, {
+    choice: options.protocol ?? 'auto',
+    clientInfo: options.clientInfo ?? defaultClientInfo,
+    capabilities: capabilitiesOf(input),
     timeoutMs,
-    options.signal,
-  )
-  return { connection, initialize: result, closed, toolsChanged }
+    // A stdio server that ignores unknown requests is legacy after a short wait; an HTTP server
+    // always answers, so there the probe gets the whole connect limit.
+    probeTimeoutMs:
+      attempt.kind === 'stdio' ? Math.min(options.probeTimeoutMs ?? 10_000, timeoutMs) : timeoutMs,
+    signal: options.signal,
+    remembered:
+      options.protocol === undefined || options.protocol === 'auto' ? eraCache.get(server) : undefined,
+    onDiagnostic: options.onDiagnostic,
+  })
+  if (options.protocol === undefined || options.protocol === 'auto') eraCache.set(server, negotiated.era)
+  return { connection, negotiated, closed, session }
 }
 
 async function connectError(
@@ -149,14 +215,10 @@ async function connectError(
   const message = (error as Error)?.message ?? String(error)
   if (typeof status === 'number' && rpcCode === undefined) {
     const hint = status === 401 || status === 403 ? " (does it need --header 'Authorization: Bearer …'?)" : ''
-    return new ClientError(
-      'http_error',
-      `${where}: HTTP ${status}${hint}: ${message.replace(/^(Streamable HTTP|SSE) error: /, '')}`,
-      {
-        details: { status },
-        cause: error,
-      },
-    )
+    return new ClientError('http_error', `${where}: HTTP ${status}${hint}${describeBody(error, message)}`, {
+      details: { status },
+      cause: error,
+    })
   }
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   if (server.transport === 'http' && (cause?.code || /fetch failed/.test(message))) {
@@ -180,6 +242,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
     deadline === undefined
       ? connectTimeoutMs
       : Math.min(connectTimeoutMs, options.totalTimeoutMs ?? connectTimeoutMs)
+  const eraCache = options.eraCache ?? fileEraCache()
   let attempt: Attempt | undefined
   let connected: Initialized
   try {
@@ -189,40 +252,93 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
         passEnv: options.passEnv,
         set: { ...server.env, ...options.env },
       })
-      const transport = new ProcessTransport({
-        command: server.command,
-        args: server.args,
-        env,
-        cwd: server.cwd ?? options.cwd,
-        spawn: options.spawn,
-        maxMessageBytes: options.maxMessageBytes,
-        shutdownGraceMs: options.shutdownGraceMs,
-        onStderr: options.onStderr,
-        onDiagnostic: options.onDiagnostic,
-      })
-      attempt = { transport, kind: 'stdio' }
-      // Spawn now; the rest of the client loads while the server boots. Failures surface from start().
-      transport.launch().catch(() => {})
-      connected = await initialize(attempt, options, timeoutMs)
+      const launch = (): Attempt => {
+        const transport = new ProcessTransport({
+          command: server.command,
+          args: server.args,
+          env,
+          cwd: server.cwd ?? options.cwd,
+          spawn: options.spawn,
+          maxMessageBytes: options.maxMessageBytes,
+          shutdownGraceMs: options.shutdownGraceMs,
+          watchdog: options.watchdog,
+          onStderr: options.onStderr,
+          onDiagnostic: options.onDiagnostic,
+        })
+        // Spawn now; the rest of the client loads while the server boots. Failures surface from start().
+        transport.launch().catch(() => {})
+        return { transport, kind: 'stdio' }
+      }
+      attempt = launch()
+      try {
+        connected = await initialize(attempt, server, options, timeoutMs, eraCache)
+      } catch (error) {
+        if (!(error instanceof ProbeEndedServer)) throw error
+        // A 2025 server that could not take the probe: start it again and initialize (remembered).
+        options.onDiagnostic?.(
+          'the server exited after the server/discover probe; starting it again for initialize',
+        )
+        await attempt.transport.close().catch(() => {})
+        eraCache.set(server, 'legacy')
+        attempt = launch()
+        connected = await initialize(
+          attempt,
+          server,
+          {
+            ...options,
+            protocol:
+              options.protocol === 'auto' || options.protocol === undefined ? '2025-11-25' : options.protocol,
+          },
+          timeoutMs,
+          eraCache,
+        )
+      }
     } else {
       const headers = { ...server.headers, ...options.headers }
       if (options.bearerToken) headers.Authorization = `Bearer ${options.bearerToken}`
+      const fetch = options.fetch ?? (await undiciFetch())
+      const staticAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
+      const auth =
+        options.oauth === undefined || staticAuthorization
+          ? undefined
+          : createOAuthHook({
+              ...options.oauth,
+              serverUrl: server.url,
+              fetch,
+              onDiagnostic: options.onDiagnostic,
+            })
       attempt = {
-        transport: await createStreamableHttpTransport(server.url, { headers, fetch: options.fetch }),
+        transport: await createStreamableHttpTransport(server.url, {
+          headers,
+          fetch,
+          maxMessageBytes: options.maxMessageBytes,
+          onDiagnostic: options.onDiagnostic,
+          auth,
+        }),
         kind: 'streamable-http',
       }
       try {
-        connected = await initialize(attempt, options, timeoutMs)
+        connected = await initialize(attempt, server, options, timeoutMs, eraCache)
       } catch (error) {
         if (!shouldFallBackToSse(error)) throw error
         options.onDiagnostic?.(
           `${server.url} answered the Streamable HTTP POST with HTTP ${(error as { code: number }).code}; trying legacy SSE`,
         )
         attempt = {
-          transport: await createSseTransport(server.url, { headers, fetch: options.fetch }),
+          transport: await createSseTransport(server.url, {
+            headers,
+            fetch: options.fetch,
+            maxMessageBytes: options.maxMessageBytes,
+          }),
           kind: 'sse',
         }
-        connected = await initialize(attempt, options, timeoutMs)
+        connected = await initialize(
+          attempt,
+          server,
+          { ...options, protocol: '2025-11-25' },
+          timeoutMs,
+          eraCache,
+        )
       }
     }
   } catch (error) {
@@ -233,7 +349,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
   const session = new Session(
     connected.connection,
     attempt.transport,
-    { server, transportKind: attempt.kind, initialize: connected.initialize, closed: connected.closed },
+    { server, transportKind: attempt.kind, negotiated: connected.negotiated, closed: connected.closed },
     {
       callTimeoutMs: options.callTimeoutMs ?? 60_000,
       deadline,
@@ -241,8 +357,10 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
       toolFilter: options.toolFilter ?? null,
       onTrace: options.onTrace,
       redactTraceArguments: options.redactTraceArguments ?? false,
+      input: options.input,
+      onDiagnostic: options.onDiagnostic,
     },
   )
-  connected.toolsChanged.handler = () => session.invalidateTools()
+  connected.session.current = session
   return session
 }

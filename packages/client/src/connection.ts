@@ -1,12 +1,13 @@
 // The JSON-RPC side of an MCP client session, written lean on purpose. The SDK's Client costs
 // ~160 ms to import and checks every message with zod; measured in tooling/bench, that kept
-// `inspect` of a fast server and `put` off their targets (issue 6). This keeps the SDK's types
-// and transports, and does what a client that offers no capabilities needs: initialize and
-// version negotiation, requests with timeouts reset by progress (always asking for progress),
-// notifications/cancelled on timeout or abort, ping answers, and light result-shape checks.
+// `inspect` of a fast server and `put` off their targets. It speaks both protocol eras:
+// 2025-11-25 (`initialize`, then plain requests; server-to-client requests answered through the
+// owner's handler) and 2026-07-28 (every request carries the envelope in `_meta`: version,
+// capabilities, client info). Requests have timeouts reset by progress (always asking for
+// progress); a timeout or abort cancels on the wire (notifications/cancelled, or closing the
+// request's HTTP stream in 2026).
 
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from './errors.js'
 
 /** Protocol versions this client speaks, newest first (kept equal to the SDK's list by a test). */
@@ -32,15 +33,48 @@ export class RpcError extends Error {
   }
 }
 
+/** The transport a Connection drives (the SDK's Transport shape, plus optional HTTP extras). */
+export interface MessageTransport {
+  start(): Promise<void>
+  send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void>
+  close(): Promise<void>
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  setProtocolVersion?: (version: string) => void
+  /** 2026-07-28 over HTTP: cancel one request by closing its response stream. */
+  abortRequest?: (id: number) => void
+  /** True while the transport runs a login (OAuth): request timers wait for it. */
+  authenticating?: () => boolean
+  /** Set by the Connection: a request failed in the transport (a broken stream, a message too large). */
+  onrequestfailed?: ((id: number | string, error: Error) => void) | undefined
+}
+
 export interface RequestOptions {
+  /** Per-request timeout, reset by progress; 0 for none (a subscription). */
   timeoutMs: number
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
-  /** Aborting cancels this request (notifications/cancelled) and rejects it with the signal's reason. */
+  /** Aborting cancels this request on the wire and rejects it with the signal's reason. */
   signal?: AbortSignal
+  /** Extra HTTP headers for this request (2026-07-28 `Mcp-Param-*`). */
+  headers?: Record<string, string>
+}
+
+/** The per-request `_meta` of 2026-07-28. */
+export interface Envelope {
+  protocolVersion: string
+  capabilities: Record<string, unknown>
+  clientInfo: { name: string; version: string }
+  logLevel?: string
 }
 
 export interface ConnectionEvents {
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void
+  /** A server-to-client request (2025-11-25): resolve with the result, or throw to answer with an error. */
+  onRequest?: (
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ) => Promise<Record<string, unknown>>
   onClose?: () => void
   onError?: (error: Error) => void
 }
@@ -50,7 +84,7 @@ interface Pending {
   reject: (error: unknown) => void
   method: string
   timeoutMs: number
-  timer: NodeJS.Timeout
+  timer: NodeJS.Timeout | undefined
   onProgress: RequestOptions['onProgress']
   signal: AbortSignal | undefined
   onAbort: (() => void) | undefined
@@ -61,24 +95,49 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export class Connection {
-  readonly #transport: Transport
+  readonly #transport: MessageTransport
   readonly #events: ConnectionEvents
   readonly #pending = new Map<number, Pending>()
   #nextId = 0
   #closed = false
+  #envelope: Record<string, unknown> | undefined
   /** Why everything pending failed when the connection went away (set by the owner, e.g. an exit). */
   closeReason: (() => unknown) | undefined
 
-  constructor(transport: Transport, events: ConnectionEvents = {}) {
+  constructor(transport: MessageTransport, events: ConnectionEvents = {}) {
     this.#transport = transport
     this.#events = events
     transport.onmessage = (message: JSONRPCMessage) => this.#receive(message)
     transport.onclose = () => this.#onClose()
     transport.onerror = (error: Error) => events.onError?.(error)
+    transport.onrequestfailed = (id, error) => {
+      const pending = typeof id === 'number' ? this.#pending.get(id) : undefined
+      if (pending !== undefined && this.#settle(id as number)) pending.reject(error)
+    }
   }
 
   get closed(): boolean {
     return this.#closed
+  }
+
+  /** 'modern' once requests carry the 2026-07-28 envelope. */
+  get era(): 'legacy' | 'modern' {
+    return this.#envelope === undefined ? 'legacy' : 'modern'
+  }
+
+  /** From now on, every request carries this 2026-07-28 envelope in `_meta` (undefined: none). */
+  useEnvelope(envelope: Envelope | undefined): void {
+    if (envelope === undefined) {
+      this.#envelope = undefined
+      return
+    }
+    const meta: Record<string, unknown> = {
+      'io.modelcontextprotocol/protocolVersion': envelope.protocolVersion,
+      'io.modelcontextprotocol/clientCapabilities': envelope.capabilities,
+      'io.modelcontextprotocol/clientInfo': envelope.clientInfo,
+    }
+    if (envelope.logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] = envelope.logLevel
+    this.#envelope = meta
   }
 
   async start(): Promise<void> {
@@ -90,10 +149,13 @@ export class Connection {
     clientInfo: { name: string; version: string },
     timeoutMs: number,
     signal?: AbortSignal,
+    capabilities: Record<string, unknown> = {},
+    protocolVersion: string = latestProtocolVersion,
   ): Promise<InitializeResult> {
+    this.#envelope = undefined
     const result = (await this.request(
       'initialize',
-      { protocolVersion: latestProtocolVersion, capabilities: {}, clientInfo },
+      { protocolVersion, capabilities, clientInfo },
       { timeoutMs, signal },
     )) as InitializeResult
     if (
@@ -130,7 +192,7 @@ export class Connection {
         reject,
         method,
         timeoutMs: options.timeoutMs,
-        timer: setTimeout(() => this.#timedOut(id), options.timeoutMs),
+        timer: options.timeoutMs > 0 ? setTimeout(() => this.#timedOut(id), options.timeoutMs) : undefined,
         onProgress: options.onProgress,
         signal: options.signal,
         onAbort: undefined,
@@ -142,9 +204,17 @@ export class Connection {
       }
       this.#pending.set(id, pending)
       // Always ask for progress: it keeps long calls alive (the per-call timeout resets on it).
-      const meta = isObject(params?._meta) ? { ...params._meta, progressToken: id } : { progressToken: id }
+      const given = isObject(params?._meta) ? params._meta : undefined
+      const meta =
+        this.#envelope === undefined
+          ? { ...given, progressToken: id }
+          : { ...given, ...this.#envelope, progressToken: id }
       const message = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } } as JSONRPCMessage
-      this.#transport.send(message).catch((error) => {
+      const sent =
+        options.headers === undefined
+          ? this.#transport.send(message)
+          : this.#transport.send(message, { headers: options.headers })
+      sent.catch((error) => {
         if (this.#settle(id)) reject(error)
       })
     })
@@ -161,10 +231,14 @@ export class Connection {
   cancel(id: number, reason: unknown): void {
     const pending = this.#pending.get(id)
     if (!pending || !this.#settle(id)) return
-    void this.notify('notifications/cancelled', {
-      requestId: id,
-      reason: reason instanceof Error ? reason.message : String(reason),
-    }).catch(() => {})
+    // 2026-07-28 over HTTP: closing the request's stream is the cancellation.
+    if (this.#envelope !== undefined && this.#transport.abortRequest) this.#transport.abortRequest(id)
+    else {
+      void this.notify('notifications/cancelled', {
+        requestId: id,
+        reason: reason instanceof Error ? reason.message : String(reason),
+      }).catch(() => {})
+    }
     pending.reject(reason)
   }
 
@@ -182,7 +256,7 @@ export class Connection {
     const pending = this.#pending.get(id)
     if (!pending) return false
     this.#pending.delete(id)
-    clearTimeout(pending.timer)
+    if (pending.timer !== undefined) clearTimeout(pending.timer)
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort)
     return true
   }
@@ -190,6 +264,11 @@ export class Connection {
   #timedOut(id: number): void {
     const pending = this.#pending.get(id)
     if (!pending) return
+    // A login in progress (a person at a browser) does not count against a request's time.
+    if (this.#transport.authenticating?.() === true) {
+      pending.timer = setTimeout(() => this.#timedOut(id), pending.timeoutMs)
+      return
+    }
     this.cancel(
       id,
       new ClientError('timeout', `no response within ${Math.round(pending.timeoutMs / 100) / 10} s`, {
@@ -218,7 +297,7 @@ export class Connection {
     const method = value.method
     if (typeof method === 'string') {
       if (value.id !== undefined) {
-        this.#answer(value.id, method)
+        void this.#answer(value.id, method, isObject(value.params) ? value.params : undefined)
         return
       }
       const params = isObject(value.params) ? value.params : undefined
@@ -253,25 +332,35 @@ export class Connection {
     }
   }
 
-  /** Requests from the server: we offer no capabilities, so only ping gets an answer. */
-  #answer(id: unknown, method: string): void {
-    const response =
-      method === 'ping'
-        ? { jsonrpc: '2.0', id, result: {} }
-        : {
-            jsonrpc: '2.0',
-            id,
-            error: { code: -32601, message: `Method not found: this client does not offer ${method}` },
-          }
-    void this.#transport.send(response as JSONRPCMessage).catch(() => {})
+  /** Requests from the server (2025-11-25): ping, and the questions the owner's handler answers. */
+  async #answer(id: unknown, method: string, params: Record<string, unknown> | undefined): Promise<void> {
+    let response: Record<string, unknown>
+    if (method === 'ping') response = { jsonrpc: '2.0', id, result: {} }
+    else if (this.#events.onRequest === undefined) {
+      response = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32601, message: `Method not found: this client does not offer ${method}` },
+      }
+    } else {
+      try {
+        response = { jsonrpc: '2.0', id, result: await this.#events.onRequest(method, params) }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        response = { jsonrpc: '2.0', id, error: { code: -32603, message } }
+      }
+    }
+    await this.#transport.send(response as JSONRPCMessage).catch(() => {})
   }
 
   #progress(params: Record<string, unknown>): void {
     const token = params.progressToken
     const pending = typeof token === 'number' ? this.#pending.get(token) : undefined
     if (!pending) return
-    clearTimeout(pending.timer)
-    pending.timer = setTimeout(() => this.#timedOut(token as number), pending.timeoutMs)
+    if (pending.timer !== undefined) {
+      clearTimeout(pending.timer)
+      pending.timer = setTimeout(() => this.#timedOut(token as number), pending.timeoutMs)
+    }
     if (typeof params.progress === 'number') {
       const progress: { progress: number; total?: number; message?: string } = { progress: params.progress }
       if (typeof params.total === 'number') progress.total = params.total

@@ -6,6 +6,8 @@ const brand = Symbol.for('mcp-kit.error')
 export type ClientErrorCode =
   | 'launch_failed'
   | 'connect_failed'
+  /** The server process exited (or was killed) after the session was up. */
+  | 'server_exited'
   | 'timeout'
   | 'cancelled'
   | 'protocol_error'
@@ -14,6 +16,10 @@ export type ClientErrorCode =
   | 'tool_error'
   | 'server_error'
   | 'http_error'
+  /** The server needs input (an answer to its question) that could not be given. */
+  | 'input_required'
+  /** The server needs a login (OAuth) that could not happen here, or failed. */
+  | 'auth_required'
   | 'internal'
 
 export interface ClientErrorOptions {

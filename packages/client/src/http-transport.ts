@@ -1,11 +1,19 @@
-// Streamable HTTP and legacy SSE client transports from the MCP SDK, with undici as their fetch:
-// one keep-alive connection pool per process, and HTTP_PROXY/HTTPS_PROXY/NO_PROXY honoured.
-// Loaded lazily: a stdio session never pays for undici.
+// The HTTP transports and their fetch: undici with one keep-alive connection pool per process
+// and HTTP_PROXY/HTTPS_PROXY/NO_PROXY honoured, loaded lazily (a stdio session never pays for
+// it). Streamable HTTP is the client's own transport (http/streamable-http.ts); the deprecated
+// HTTP+SSE transport of 2024-11-05 is the SDK's, behind a fetch that bounds each event.
 
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/client'
+import type { MessageTransport } from './connection.js'
 import { RpcError } from './connection.js'
-
-type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
+import type { ClientError } from './errors.js'
+import {
+  type FetchLike,
+  HttpStatusError,
+  HttpTransport,
+  type HttpTransportOptions,
+  messageTooLarge,
+} from './http/streamable-http.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
 
@@ -21,51 +29,153 @@ export function undiciFetch(): Promise<FetchLike> {
   return sharedFetch
 }
 
-export interface HttpTransportOptions {
+export interface HttpOptions {
   headers?: Record<string, string>
   fetch?: FetchLike
+  maxMessageBytes?: number
+  auth?: HttpTransportOptions['auth']
+  onDiagnostic?: (message: string) => void
 }
 
 export async function createStreamableHttpTransport(
   url: string,
-  options: HttpTransportOptions,
-): Promise<Transport> {
-  const [{ StreamableHTTPClientTransport }, fetch] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    options.fetch ? Promise.resolve(options.fetch) : undiciFetch(),
-  ])
-  return new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: options.headers ?? {} },
-    fetch,
-    // A stateless one-shot CLI call should not wait on reconnect back-off.
-    reconnectionOptions: {
-      initialReconnectionDelay: 500,
-      maxReconnectionDelay: 2000,
-      reconnectionDelayGrowFactor: 1.5,
-      maxRetries: 1,
-    },
+  options: HttpOptions,
+): Promise<HttpTransport> {
+  return new HttpTransport(new URL(url), {
+    headers: options.headers,
+    fetch: options.fetch ?? (await undiciFetch()),
+    maxMessageBytes: options.maxMessageBytes,
+    auth: options.auth,
+    onDiagnostic: options.onDiagnostic,
   })
 }
 
-export async function createSseTransport(url: string, options: HttpTransportOptions): Promise<Transport> {
-  const [{ SSEClientTransport }, fetch] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/sse.js'),
+/**
+ * A fetch whose response bodies fail once `limit` bytes pass without an SSE event boundary
+ * (the size error, also handed to `onOversized`).
+ */
+export function eventBoundedFetch(
+  fetch: FetchLike,
+  limit: number,
+  onOversized: (error: ClientError) => void = () => {},
+): FetchLike {
+  return async (url, init) => {
+    const response = await fetch(url, init)
+    if (response.body === null) return response
+    let sinceBoundary = 0
+    let previous = 0
+    const guard = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        for (const byte of chunk) {
+          sinceBoundary = byte === 10 && previous === 10 ? 0 : sinceBoundary + 1
+          previous = byte === 13 ? previous : byte
+        }
+        if (sinceBoundary > limit) {
+          const error = messageTooLarge(limit, sinceBoundary)
+          onOversized(error)
+          controller.error(error)
+          return
+        }
+        controller.enqueue(chunk)
+      },
+    })
+    return new Response(response.body.pipeThrough(guard), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
+  }
+}
+
+/**
+ * The SDK's SSE transport with one change: when its event stream dies of an oversized event,
+ * every request still waiting fails with that size error at once (the SDK's transport would only
+ * report it and reconnect, leaving the requests to time out), and the transport closes.
+ */
+class BoundedSseTransport implements MessageTransport {
+  onmessage?: (message: JSONRPCMessage) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onrequestfailed?: (id: number | string, error: Error) => void
+  readonly #inner: MessageTransport
+  readonly #waiting = new Set<number | string>()
+  #failure: ClientError | undefined
+
+  constructor(inner: MessageTransport) {
+    this.#inner = inner
+    inner.onmessage = (message) => {
+      const { id, method } = message as { id?: unknown; method?: unknown }
+      if (method === undefined && (typeof id === 'number' || typeof id === 'string')) this.#waiting.delete(id)
+      this.onmessage?.(message)
+    }
+    inner.onerror = (error) => this.onerror?.(error)
+    inner.onclose = () => this.onclose?.()
+  }
+
+  fail(error: ClientError): void {
+    if (this.#failure) return
+    this.#failure = error
+    for (const id of this.#waiting) this.onrequestfailed?.(id, error)
+    this.#waiting.clear()
+    void this.close()
+  }
+
+  async start(): Promise<void> {
+    await this.#inner.start().catch((error) => {
+      throw this.#failure ?? error
+    })
+  }
+
+  async send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void> {
+    if (this.#failure) throw this.#failure
+    const { id, method, params } = message as {
+      id?: unknown
+      method?: unknown
+      params?: { requestId?: unknown }
+    }
+    const request = typeof method === 'string' && (typeof id === 'number' || typeof id === 'string')
+    if (request) this.#waiting.add(id)
+    if (method === 'notifications/cancelled') this.#waiting.delete(params?.requestId as number | string)
+    await this.#inner.send(message, options).catch((error) => {
+      if (request) this.#waiting.delete(id)
+      throw this.#failure ?? error
+    })
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close()
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version)
+  }
+}
+
+export async function createSseTransport(url: string, options: HttpOptions): Promise<MessageTransport> {
+  const [{ SSEClientTransport }, base] = await Promise.all([
+    import('@modelcontextprotocol/client'),
     options.fetch ? Promise.resolve(options.fetch) : undiciFetch(),
   ])
+  let bounded: BoundedSseTransport | undefined
+  const fetch = eventBoundedFetch(base, options.maxMessageBytes ?? 16 * 1024 * 1024, (error) =>
+    bounded?.fail(error),
+  )
   const headers = options.headers ?? {}
-  return new SSEClientTransport(new URL(url), {
+  const inner = new SSEClientTransport(new URL(url), {
     requestInit: { headers },
     fetch,
     eventSourceInit: {
-      fetch: (input, init) =>
+      fetch: (input: string | URL, init?: RequestInit) =>
         fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
     },
-  })
+  } as never) as unknown as MessageTransport
+  bounded = new BoundedSseTransport(inner)
+  return bounded
 }
 
-/** True when the first POST's HTTP status says "this is not a Streamable HTTP endpoint" (spec: fall back to SSE). */
+/** True when an HTTP answer says "this is not a Streamable HTTP endpoint" (spec: fall back to SSE). */
 export function shouldFallBackToSse(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  // JSON-RPC errors (RpcError) carry negative codes; only the transport's HTTP status counts here.
-  return !(error instanceof RpcError) && (code === 400 || code === 404 || code === 405)
+  if (error instanceof RpcError) return false
+  const status = error instanceof HttpStatusError ? error.status : (error as { code?: unknown }).code
+  return status === 400 || status === 404 || status === 405
 }

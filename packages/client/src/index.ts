@@ -4,30 +4,55 @@
 // MCP result types, re-exported for convenience
 export type {
   CallToolResult,
+  ElicitRequestParams,
+  ElicitResult,
   GetPromptResult,
   Implementation,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
+  Root,
   ServerCapabilities,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/client'
+// OAuth: credentials, logins, the SDK's provider on a file store
+export type { CredentialData, CredentialStore, TokenEntry } from './auth/credential-store.js'
+export {
+  defaultCredentialsPath,
+  fileCredentialStore,
+  memoryCredentialStore,
+} from './auth/credential-store.js'
+export type { LoopbackOptions } from './auth/loopback.js'
+export { loopbackAuthorizer } from './auth/loopback.js'
+export type { AuthHook, OAuthHookOptions } from './auth/oauth.js'
+export { authorize, createOAuthHook } from './auth/oauth.js'
+export type { Authorizer, OAuthSettings } from './auth/provider.js'
+export { StoreProvider, serverKey as credentialKey } from './auth/provider.js'
+export type { LogoutResult } from './auth/revoke.js'
+export { logout } from './auth/revoke.js'
 export type { ConnectOptions } from './connect.js'
-// Connecting
+// Connecting, in whichever protocol era the server speaks
 export { connect } from './connect.js'
 export type { EnvironmentOptions } from './environment.js'
 export { buildEnvironment, inheritedEnvironmentNames } from './environment.js'
+export type { Era, EraCache } from './era-cache.js'
+export { defaultEraCachePath, fileEraCache, noEraCache } from './era-cache.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
 export { ClientError } from './errors.js'
+export type { InputContext, InputHandler } from './input.js'
+export { capabilitiesOf } from './input.js'
+export type { Negotiated, ProtocolChoice } from './negotiate.js'
+export { modernProtocolVersions } from './negotiate.js'
 export { groupRunning, processRunning } from './process-group.js'
 export type { ProcessExit, ProcessTransportOptions } from './process-transport.js'
 // Stdio processes and their environment
 export { formatBytes, ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export type { CallOptions, ListOptions, Progress, ToolFilter, TransportKind } from './session.js'
+export type { CacheHint, CallOptions, ListOptions, Progress, ToolFilter, TransportKind } from './session.js'
 export { describeExit, filterTools, Session } from './session.js'
 export type { TraceEntry, TraceKind } from './trace.js'
 // Traces
 export { redactArguments, traceServerName } from './trace.js'
+export type { WatchedNotification, WatchOptions } from './watch.js'

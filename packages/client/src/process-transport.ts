@@ -1,15 +1,20 @@
 // A stdio transport (the MCP SDK's Transport interface) that runs the server in its own process
-// group, so wrappers like `npx` and `uv run` leave no grandchildren behind. It shuts down in the
-// order the MCP spec gives (close stdin, wait, SIGTERM, wait, SIGKILL), reports a crash with the
-// exit code and the last lines of stderr, skips (and reports) garbage on stdout, and caps the
-// size of one message. The SDK's own StdioClientTransport cannot signal a process group.
+// group and session, so wrappers like `npx` and `uv run` leave no grandchildren behind. It shuts
+// down in the order the MCP spec gives (close stdin, wait, SIGTERM, wait, SIGKILL), then ends
+// what the server started that still runs, also outside its group (process-tree.ts), and has a
+// watchdog do the same should this process die without cleaning up (watchdog.ts). It reports a
+// crash with the exit code and the last lines of stderr, skips (and reports) garbage on stdout,
+// and caps the size of one message. The SDK's own StdioClientTransport cannot signal a group.
 
 import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/client'
+import type { MessageTransport } from './connection.js'
 import { ClientError } from './errors.js'
-import { groupRunning } from './process-group.js'
+import { groupRunning, hasProc } from './process-group.js'
+import { endTree, type ProcessTree, trackProcessTree } from './process-tree.js'
+import { createStdoutMessages } from './stdout-messages.js'
+import { startWatchdog, type Watchdog } from './watchdog.js'
 
 export interface ProcessTransportOptions {
   command: string
@@ -25,6 +30,11 @@ export interface ProcessTransportOptions {
   onStderr?: (line: string) => void
   /** Things worth telling a user with --verbose: skipped stdout lines, signals sent. */
   onDiagnostic?: (message: string) => void
+  /**
+   * A watchdog process that ends the server's tree should this process die without closing the
+   * transport (SIGKILL, out of memory). Default true; not available on Windows.
+   */
+  watchdog?: boolean
 }
 
 export interface ProcessExit {
@@ -37,12 +47,15 @@ export interface ProcessExit {
 const stderrTailLines = 20
 const maxStderrLineLength = 1000
 const isWindows = process.platform === 'win32'
+// How often the server's tree is looked at while it runs, to learn descendants before their
+// parent exits and orphans them (a look is a few small reads of /proc).
+const treeScanMs = 250
 
 function delay(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds))
 }
 
-export class ProcessTransport implements Transport {
+export class ProcessTransport implements MessageTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
@@ -64,10 +77,11 @@ export class ProcessTransport implements Transport {
   })
   #started = false
   #early: JSONRPCMessage[] = []
-  #stdoutChunks: Buffer[] = []
-  #stdoutPendingBytes = 0
   #stderrPartial = ''
   #stderrTail: string[] = []
+  #tree: ProcessTree | undefined
+  #treeTimer: NodeJS.Timeout | undefined
+  #watchdog: Watchdog | undefined
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options
@@ -127,7 +141,10 @@ export class ProcessTransport implements Transport {
       this.#exited = new Promise<void>((resolveExit) => {
         exitResolve = resolveExit
       })
-      child.once('spawn', () => resolve())
+      child.once('spawn', () => {
+        resolve()
+        this.#guard(child)
+      })
       child.once('error', (error) => {
         if (child.pid === undefined) {
           const failure = this.#launchError(error)
@@ -164,7 +181,13 @@ export class ProcessTransport implements Transport {
           void this.close()
         })
       })
-      child.stdout?.on('data', (chunk: Buffer) => this.#onStdout(chunk))
+      const onStdout = createStdoutMessages({
+        maxMessageBytes: this.#maxMessageBytes,
+        onMessage: (message) => this.#deliver(message),
+        onOversized: (bytes) => this.#oversized(bytes),
+        onDiagnostic: this.#options.onDiagnostic,
+      })
+      child.stdout?.on('data', onStdout)
       child.stderr?.setEncoding('utf8')
       child.stderr?.on('data', (text: string) => this.#onStderr(text))
       child.stdin?.on('error', () => {
@@ -172,6 +195,28 @@ export class ProcessTransport implements Transport {
       })
     })
     return this.#launched
+  }
+
+  /** Starts following the server's tree, and tells the watchdog about it. Not on Windows. */
+  #guard(child: ChildProcess): void {
+    const pid = child.pid
+    if (pid === undefined || isWindows || this.#exit || this.#closedNotified) return
+    this.#tree = trackProcessTree(pid)
+    // Without /proc (macOS) the tree cannot be checked; the server was spawned detached, so it leads its session.
+    if (!this.#tree && hasProc) return
+    if (this.#options.watchdog !== false) {
+      this.#watchdog = startWatchdog(child, { graceMs: this.#graceMs })
+      this.#watchdog?.watch({ pid, startTime: this.#tree?.root.startTime, leader: true })
+    }
+    if (this.#tree) {
+      this.#treeTimer = setInterval(() => this.#scanTree(), treeScanMs)
+      this.#treeTimer.unref()
+    }
+  }
+
+  #scanTree(): void {
+    if (!this.#tree) return
+    for (const member of this.#tree.scan()) this.#watchdog?.watch(member)
   }
 
   async start(): Promise<void> {
@@ -184,7 +229,8 @@ export class ProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin
-    if (!stdin || stdin.destroyed || stdin.writableEnded || this.#exit) {
+    if (this.#exit) return Promise.reject(new ClientError('server_exited', 'the server process has exited'))
+    if (!stdin || stdin.destroyed || stdin.writableEnded) {
       return Promise.reject(new ClientError('connect_failed', 'the server process is not running'))
     }
     // Messages sent in the same tick leave in one write (cork until the next tick): under load,
@@ -210,6 +256,8 @@ export class ProcessTransport implements Transport {
   async #shutdown(): Promise<void> {
     const child = this.#child
     if (child && !this.#exit && child.pid !== undefined) {
+      // Learn the server's children before it exits: its exit would orphan them.
+      this.#scanTree()
       child.stdin?.end()
       if (!(await this.#waitForExit(this.#graceMs))) {
         this.#options.onDiagnostic?.(
@@ -223,7 +271,12 @@ export class ProcessTransport implements Transport {
         }
       }
     }
-    await this.#reapGroup()
+    await this.#reapLeftovers()
+    clearInterval(this.#treeTimer)
+    this.#tree = undefined
+    // Everything it was told about is gone: the watchdog may go too.
+    this.#watchdog?.dismiss()
+    this.#watchdog = undefined
     this.#notifyClosed()
   }
 
@@ -255,8 +308,18 @@ export class ProcessTransport implements Transport {
     return pid !== undefined && !isWindows && groupRunning(pid)
   }
 
-  /** After the server itself exited: ends what its wrapper left running in its process group. */
-  async #reapGroup(): Promise<void> {
+  /** After the server itself exited: ends what it left running, in its process group or elsewhere. */
+  async #reapLeftovers(): Promise<void> {
+    const tree = this.#tree
+    if (tree) {
+      await endTree(tree, {
+        graceMs: this.#graceMs,
+        onDiagnostic: this.#options.onDiagnostic,
+        // A server that never started anything and whose group is gone left nothing behind.
+        quick: () => !tree.branched && !this.#groupAlive(),
+      })
+      return
+    }
     if (!this.#groupAlive()) return
     this.#options.onDiagnostic?.(
       'processes the server started are still running; sending SIGTERM to its process group',
@@ -288,36 +351,7 @@ export class ProcessTransport implements Transport {
     return new ClientError('launch_failed', message, { details: { command, errno: code }, cause: error })
   }
 
-  #onStdout(chunk: Buffer): void {
-    let start = 0
-    let newline = chunk.indexOf(10)
-    while (newline !== -1) {
-      const piece = chunk.subarray(start, newline)
-      const line = this.#stdoutChunks.length === 0 ? piece : Buffer.concat([...this.#stdoutChunks, piece])
-      this.#stdoutChunks = []
-      this.#stdoutPendingBytes = 0
-      if (line.length > this.#maxMessageBytes) {
-        this.#oversized(line.length)
-        return
-      }
-      this.#onLine(line.toString('utf8'))
-      start = newline + 1
-      newline = chunk.indexOf(10, start)
-    }
-    if (start < chunk.length) {
-      const rest = start === 0 ? chunk : chunk.subarray(start)
-      this.#stdoutPendingBytes += rest.length
-      if (this.#stdoutPendingBytes > this.#maxMessageBytes) {
-        this.#oversized(this.#stdoutPendingBytes)
-        return
-      }
-      this.#stdoutChunks.push(rest)
-    }
-  }
-
   #oversized(bytes: number): void {
-    this.#stdoutChunks = []
-    this.#stdoutPendingBytes = 0
     if (this.#failure) return
     const limit = this.#maxMessageBytes
     this.#failure = new ClientError(
@@ -329,33 +363,9 @@ export class ProcessTransport implements Transport {
     void this.close()
   }
 
-  #onLine(text: string): void {
-    const line = text.endsWith('\r') ? text.slice(0, -1) : text
-    if (line.trim() === '') return
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(line)
-    } catch {
-      this.#skip(line, 'not JSON')
-      return
-    }
-    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (typeof item === 'object' && item !== null && (item as { jsonrpc?: unknown }).jsonrpc === '2.0') {
-        this.#deliver(item as JSONRPCMessage)
-      } else {
-        this.#skip(line, 'not a JSON-RPC 2.0 message')
-      }
-    }
-  }
-
   #deliver(message: JSONRPCMessage): void {
     if (!this.#started) this.#early.push(message)
     else this.onmessage?.(message)
-  }
-
-  #skip(line: string, why: string): void {
-    const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line
-    this.#options.onDiagnostic?.(`skipped a line on the server's stdout (${why}): ${shown}`)
   }
 
   #onStderr(text: string): void {

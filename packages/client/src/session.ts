@@ -1,25 +1,32 @@
-// A connected MCP session: lists (all pages, tools cached per session and filtered), calls with
-// per-call and total timeouts that cancel on the wire, normalized errors and trace entries.
-// The protocol is our lean Connection over our stdio transport or the SDK's HTTP transports.
+// A connected MCP session, the same object whichever protocol era the server speaks: lists (all
+// pages, tools cached per session and filtered), calls with per-call and total timeouts that
+// cancel on the wire, 2026-07-28 input rounds and Mcp-Param headers, normalized errors and
+// trace entries. The protocol is our lean Connection over our own stdio and HTTP transports.
 
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {
   CallToolResult,
   GetPromptResult,
   Implementation,
-  InitializeResult,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js'
-import { type Connection, RpcError } from './connection.js'
-import { ClientError, type ClientErrorCode } from './errors.js'
+} from '@modelcontextprotocol/client'
+import type { Connection, MessageTransport } from './connection.js'
+import type { Era } from './era-cache.js'
+import { ClientError } from './errors.js'
+import type { InputHandler } from './input.js'
+import { indexParamHeaders, type ParamHeaderIndex, withInputRounds } from './input-rounds.js'
+import type { Negotiated } from './negotiate.js'
 import type { ProcessTransport } from './process-transport.js'
 import type { ServerSpec } from './server-spec.js'
+import { describeExit, describeLimit, normalizeError } from './session-errors.js'
 import { redactArguments, type TraceEntry, type TraceKind, traceServerName } from './trace.js'
+import { type WatchedNotification, type WatchOptions, watchedMethods } from './watch.js'
+
+export { describeExit }
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 
@@ -52,13 +59,19 @@ export interface SessionOptions {
   toolFilter: ToolFilter
   onTrace: ((entry: TraceEntry) => void) | undefined
   redactTraceArguments: boolean
+  /** Answers the server's questions (elicitation, sampling, roots), in both eras. */
+  input: InputHandler | undefined
+  onDiagnostic: ((message: string) => void) | undefined
+}
+
+/** A 2026-07-28 cache hint of a list or discover result. */
+export interface CacheHint {
+  ttlMs: number
+  scope: string
 }
 
 const maxPages = 1000
-
-function seconds(milliseconds: number): string {
-  return `${Math.round(milliseconds / 100) / 10} s`
-}
+const neverAborted = new AbortController().signal
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -85,26 +98,31 @@ export class Session {
   readonly serverInfo: Implementation
   readonly capabilities: ServerCapabilities
   readonly protocolVersion: string
+  /** `modern` (2026-07-28: stateless, per-request envelope) or `legacy` (an initialized session). */
+  readonly era: Era
   readonly instructions: string | undefined
   /** Resolves once the connection is gone (closed by us, or the server went away). */
   readonly closed: Promise<void>
 
   readonly #connection: Connection
-  readonly #transport: Transport
+  readonly #transport: MessageTransport
   readonly #options: SessionOptions
   readonly #stopWatching: () => void
+  readonly #hints = new Map<string, CacheHint>()
   #stopReason: ClientError | undefined
   #tools: Promise<Tool[]> | undefined
+  #paramHeaders: ParamHeaderIndex | undefined
   #outputSchemas = new Map<string, unknown>()
   #closing: Promise<void> | undefined
+  readonly #watchers = new Set<(notification: WatchedNotification) => void>()
 
   constructor(
     connection: Connection,
-    transport: Transport,
+    transport: MessageTransport,
     details: {
       server: ServerSpec
       transportKind: TransportKind
-      initialize: InitializeResult
+      negotiated: Negotiated
       closed: Promise<void>
     },
     options: SessionOptions,
@@ -114,13 +132,81 @@ export class Session {
     this.#options = options
     this.server = details.server
     this.transportKind = details.transportKind
-    this.protocolVersion = details.initialize.protocolVersion
-    this.serverInfo = details.initialize.serverInfo
-    this.capabilities = details.initialize.capabilities ?? {}
-    this.instructions = details.initialize.instructions
+    this.era = details.negotiated.era
+    this.protocolVersion = details.negotiated.protocolVersion
+    this.serverInfo = details.negotiated.serverInfo
+    this.capabilities = details.negotiated.capabilities ?? {}
+    this.instructions = details.negotiated.instructions
+    if (details.negotiated.cacheHint) this.#hints.set('server/discover', details.negotiated.cacheHint)
     this.closed = details.closed
     connection.closeReason = () => this.#lostConnection()
     this.#stopWatching = this.#watchLimits()
+  }
+
+  /** The 2026-07-28 cache hints seen so far, by method (`server/discover`, `tools/list`, …). */
+  get cacheHints(): ReadonlyMap<string, CacheHint> {
+    return this.#hints
+  }
+
+  /** Hands a server notification to the session (connect() routes them here). */
+  receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
+    if (method === 'notifications/tools/list_changed') this.invalidateTools()
+    if (!watchedMethods.has(method)) return
+    for (const watcher of this.#watchers) watcher({ method, params })
+  }
+
+  /**
+   * Reports change notifications until `options.signal` aborts or the connection ends; resolves
+   * then. 2026-07-28: a `subscriptions/listen` stream; 2025-11-25: the session's own
+   * notifications plus `resources/subscribe` for `options.resources`.
+   */
+  async watch(
+    onNotification: (notification: WatchedNotification) => void,
+    options: WatchOptions = {},
+  ): Promise<void> {
+    const lists = options.lists ?? true
+    const resources = [...(options.resources ?? [])]
+    const signal = options.signal ?? this.#options.signal ?? neverAborted
+    this.#watchers.add(onNotification)
+    try {
+      if (this.era === 'modern') {
+        const notifications: Record<string, unknown> = {}
+        if (lists) {
+          notifications.toolsListChanged = true
+          notifications.promptsListChanged = true
+          notifications.resourcesListChanged = true
+        }
+        if (resources.length > 0) notifications.resourceSubscriptions = resources
+        try {
+          await this.#connection.request('subscriptions/listen', { notifications }, { timeoutMs: 0, signal })
+        } catch (error) {
+          if (signal.aborted) return
+          throw normalizeError(error, {
+            what: 'subscriptions/listen',
+            timeoutMs: 0,
+            signal,
+            process: this.process,
+            connectionClosed: this.#connection.closed,
+            lostConnection: () => this.#lostConnection(),
+          })
+        }
+        return
+      }
+      for (const uri of resources)
+        await this.#request(`resources/subscribe '${uri}'`, 'resources/subscribe', { uri }, {})
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) return resolve()
+        signal.addEventListener('abort', () => resolve(), { once: true })
+        void this.closed.then(resolve)
+      })
+    } finally {
+      this.#watchers.delete(onNotification)
+    }
+  }
+
+  /** Cancels every call in flight with `reason` (e.g. a question nobody could answer). */
+  failPending(reason: ClientError): void {
+    this.#connection.cancelAll(reason)
   }
 
   /** The server's process, for stdio sessions (pid, exit status, stderr tail). */
@@ -131,16 +217,32 @@ export class Session {
   /** Forgets the cached tools list (also done on notifications/tools/list_changed). */
   invalidateTools(): void {
     this.#tools = undefined
+    this.#paramHeaders = undefined
+  }
+
+  /** True when calls mirror x-mcp-header arguments into Mcp-Param headers (2026 over HTTP). */
+  get #mirrorsHeaders(): boolean {
+    return this.era === 'modern' && this.transportKind === 'streamable-http'
   }
 
   /** All tools (every page), fetched once per session and filtered by the session's tools filter. */
   listTools(): Promise<Tool[]> {
     if (this.#options.toolFilter !== null && this.#options.toolFilter.length === 0) return Promise.resolve([])
     if (!this.#tools) {
-      const pending = this.#listAll<Tool>('tools/list', 'tools').then((tools) => {
-        for (const tool of tools) {
+      const pending = this.#listAll<Tool>('tools/list', 'tools').then(async (listed) => {
+        for (const tool of listed) {
           if (typeof tool?.name !== 'string')
             throw new ClientError('protocol_error', 'tools/list: a tool has no name')
+        }
+        let tools = listed
+        if (this.#mirrorsHeaders) {
+          // Spec: a tool with invalid x-mcp-header annotations is left out, with a warning.
+          const index = await indexParamHeaders(listed)
+          for (const [name, problem] of index.invalid) {
+            this.#options.onDiagnostic?.(`tools/list: leaving out tool '${name}': ${problem}`)
+          }
+          tools = listed.filter((tool) => !index.invalid.has(tool.name))
+          this.#paramHeaders = index
         }
         this.#outputSchemas = new Map(
           tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, tool.outputSchema]),
@@ -195,11 +297,7 @@ export class Session {
       args,
       async () => {
         const what = `tools/call '${name}'`
-        const result = requireArray(
-          await this.#request(what, 'tools/call', { name, arguments: args }, options),
-          'content',
-          what,
-        )
+        const result = requireArray(await this.#callTool(what, name, args, options), 'content', what)
         await this.#checkOutput(name, result as CallToolResult, what)
         return result as CallToolResult
       },
@@ -215,7 +313,7 @@ export class Session {
       { uri },
       async () =>
         requireArray(
-          await this.#request(what, 'resources/read', { uri }, options),
+          await this.#rounds(what, 'resources/read', { uri }, options),
           'contents',
           what,
         ) as ReadResourceResult,
@@ -234,7 +332,7 @@ export class Session {
       args,
       async () =>
         requireArray(
-          await this.#request(what, 'prompts/get', { name, arguments: args }, options),
+          await this.#rounds(what, 'prompts/get', { name, arguments: args }, options),
           'messages',
           what,
         ) as GetPromptResult,
@@ -298,6 +396,12 @@ export class Session {
         key,
         method,
       )
+      if (count === 0 && typeof result.ttlMs === 'number') {
+        this.#hints.set(method, {
+          ttlMs: result.ttlMs,
+          scope: typeof result.cacheScope === 'string' ? result.cacheScope : 'private',
+        })
+      }
       items.push(...(result[key] as T[]))
       const next = result.nextCursor
       if (typeof next !== 'string' || next === '' || items.length >= limit) return items
@@ -312,23 +416,71 @@ export class Session {
     throw new ClientError('protocol_error', `${method}: more than ${maxPages} pages`)
   }
 
+  /** tools/call with its Mcp-Param headers (2026 over HTTP), retried once after a header mismatch. */
+  async #callTool(
+    what: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<unknown> {
+    if (!this.#mirrorsHeaders) return this.#rounds(what, 'tools/call', { name, arguments: args }, options)
+    for (let attempt = 1; ; attempt++) {
+      await this.listTools().catch(() => {})
+      const headers = this.#paramHeaders?.headersFor(name, args)
+      try {
+        return await this.#rounds(what, 'tools/call', { name, arguments: args }, options, headers)
+      } catch (error) {
+        // Spec: on HeaderMismatch re-read the tool's schema and retry with the right headers.
+        const mismatch = ClientError.isInstance(error) && error.details?.rpcCode === -32020
+        if (!mismatch || attempt > 1) throw error
+        this.invalidateTools()
+      }
+    }
+  }
+
+  /** A request that may answer `input_required` (2026-07-28), run through its input rounds. */
+  #rounds(
+    what: string,
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    headers?: Record<string, string>,
+  ): Promise<unknown> {
+    return withInputRounds(
+      what,
+      params,
+      (round) => this.#request(what, method, round, options, headers),
+      this.#options.input,
+      options.signal ?? this.#options.signal ?? neverAborted,
+    )
+  }
+
   /** Runs one request with the per-call timeout (reset by progress), the session limits and cancellation. */
   async #request(
     what: string,
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions,
+    headers?: Record<string, string>,
   ): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.#options.callTimeoutMs
-    if (this.#stopReason) throw this.#describe(this.#stopReason, what, timeoutMs)
+    if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs)
     try {
       return await this.#connection.request(method, params, {
         timeoutMs,
         onProgress: options.onProgress,
         signal: options.signal,
+        headers,
       })
     } catch (error) {
-      throw this.#normalize(error, what, timeoutMs, options.signal)
+      throw normalizeError(error, {
+        what,
+        timeoutMs,
+        signal: options.signal,
+        process: this.process,
+        connectionClosed: this.#connection.closed,
+        lostConnection: () => this.#lostConnection(),
+      })
     }
   }
 
@@ -398,90 +550,15 @@ export class Session {
     }
   }
 
-  /** Puts the request's name in front of a limit's message. */
-  #describe(reason: ClientError, what: string, timeoutMs: number): ClientError {
-    if (reason.code === 'timeout' && reason.details?.limit === 'call') {
-      return new ClientError('timeout', `${what}: no response within ${seconds(timeoutMs)} (--timeout)`, {
-        details: reason.details,
-        cause: reason,
-      })
-    }
-    return new ClientError(reason.code, `${what}: ${reason.message}`, {
-      details: reason.details,
-      cause: reason,
-    })
-  }
-
-  /** Turns whatever the connection, the transport or the network threw into a ClientError. */
-  #normalize(error: unknown, what: string, timeoutMs: number, signal: AbortSignal | undefined): ClientError {
-    const process = this.process
-    if (process?.failure) return process.failure
-    if (signal?.aborted && error === signal.reason)
-      return new ClientError('cancelled', `${what}: cancelled`, { cause: error })
-    if (ClientError.isInstance(error)) {
-      if (error.code === 'timeout' || error.code === 'cancelled')
-        return this.#describe(error, what, timeoutMs)
-      if (error.code === 'connect_failed' && !error.message.startsWith(what)) {
-        return new ClientError(error.code, `${what}: ${error.message}`, {
-          details: error.details,
-          cause: error,
-        })
-      }
-      return error
-    }
-    if (error instanceof RpcError) {
-      const code = error.code
-      const byCode: Record<number, ClientErrorCode> = {
-        [-32602]: 'invalid_arguments',
-        [-32601]: 'server_error',
-      }
-      // Servers answer an unknown tool with -32602 "Tool x not found" or "Unknown tool: x".
-      if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(error.message))
-        byCode[-32602] = 'tool_not_found'
-      const explanation =
-        code === -32601 ? `the server does not support this request (${error.message})` : error.message
-      return new ClientError(byCode[code] ?? 'server_error', `${what}: ${explanation}`, {
-        details: { rpcCode: code, data: error.data },
-        cause: error,
-      })
-    }
-    const message = (error as Error)?.message ?? String(error)
-    const status = (error as { code?: unknown }).code
-    if (typeof status === 'number' && /Streamable HTTP error|SSE error/.test(message)) {
-      return new ClientError(
-        'http_error',
-        `${what}: HTTP ${status}: ${message.replace(/^Streamable HTTP error: /, '')}`,
-        { details: { status }, cause: error },
-      )
-    }
-    if (this.#connection.closed || process?.exit) {
-      const lost = this.#lostConnection()
-      return new ClientError(lost.code, `${what}: ${lost.message}`, { details: lost.details, cause: error })
-    }
-    return new ClientError('internal', `${what}: ${message}`, { cause: error })
-  }
-
   /** Why the connection went away: we closed it, or the server exited (with its last words). */
   #lostConnection(): ClientError {
     if (this.#closing) return new ClientError('cancelled', 'the session was closed')
     const exit = this.process?.exit
     if (!exit) return new ClientError('connect_failed', 'the connection to the server was lost')
-    return new ClientError('connect_failed', describeExit(exit, 'during the request'), {
+    return new ClientError('server_exited', describeExit(exit, 'during the request'), {
       details: { exitCode: exit.code, signal: exit.signal, stderr: exit.stderrTail },
     })
   }
-}
-
-/** "the server exited with code 1 <when>; its last stderr lines: …" */
-export function describeExit(
-  exit: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string[] },
-  when = '',
-): string {
-  const how = `${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${when ? ` ${when}` : ''}`
-  const tail = exit.stderrTail.filter((line) => line.trim() !== '').slice(-5)
-  return tail.length === 0
-    ? `the server ${how}`
-    : `the server ${how}; its last stderr lines:\n  ${tail.join('\n  ')}`
 }
 
 function toolErrorText(result: CallToolResult): string {

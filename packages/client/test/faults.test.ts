@@ -14,12 +14,42 @@ describe('a server that crashes', () => {
     const started = Date.now()
     const failure = await failureOf(session.callTool('crash', {}, { timeoutMs: 30_000 }))
     expect(Date.now() - started).toBeLessThan(5_000)
-    expect(failure.code).toBe('connect_failed')
+    expect(failure.code).toBe('server_exited')
     expect(failure.message).toContain('exited with code 3 during the request')
     expect(failure.message).toContain('fixture: segmentation fault (pretend)')
     expect(failure.details).toMatchObject({ exitCode: 3 })
     await session.close()
     expect(groupAlive(pid)).toBe(false)
+  })
+
+  it('every pending call of the session fails at once with server_exited', async () => {
+    const session = await connect(fixture('crash'))
+    const started = Date.now()
+    const failures = await Promise.all([
+      failureOf(session.callTool('slow', { ms: 60_000 }, { timeoutMs: 60_000 })),
+      failureOf(session.callTool('crash', {}, { timeoutMs: 60_000 })),
+    ])
+    expect(Date.now() - started).toBeLessThan(5_000)
+    for (const failure of failures) {
+      expect(failure.code).toBe('server_exited')
+      expect(failure.message).toContain('exited with code 3 during the request')
+      expect(failure.details).toMatchObject({ exitCode: 3, signal: null })
+    }
+    await session.close()
+  })
+
+  it('a call after the server exited is server_exited too, with the exit status', async () => {
+    const session = await connect(fixture('crash'))
+    await failureOf(session.callTool('crash'))
+    await session.closed
+    const failure = await failureOf(session.callTool('echo', { message: 'anyone there?' }))
+    expect(failure.code).toBe('server_exited')
+    expect(failure.message).toMatch(/^tools\/call 'echo': the server exited with code 3/)
+    expect(failure.details).toMatchObject({
+      exitCode: 3,
+      stderr: expect.arrayContaining(['fixture: about to fail']),
+    })
+    await session.close()
   })
 
   it('crashing before initialize is connect_failed with its stderr', async () => {
@@ -103,15 +133,13 @@ describe('garbage on stdout', () => {
     expect(await session.callTool('echo', { message: 'still works' })).toEqual({
       content: [{ type: 'text', text: 'still works' }],
     })
-    expect(diagnostics).toContain(
+    // One diagnostic per skipped line, a batch of three non-messages included.
+    expect(diagnostics.filter((message) => message.startsWith('skipped'))).toEqual([
       "skipped a line on the server's stdout (not JSON): Starting server v1.2.3...",
-    )
-    expect(diagnostics).toContain(
       'skipped a line on the server\'s stdout (not a JSON-RPC 2.0 message): {"not": "json-rpc"}',
-    )
-    expect(diagnostics).toContain(
+      'skipped a line on the server\'s stdout (3 of the 3 items are not JSON-RPC 2.0 messages): [1, "two", {"three": 3}]',
       "skipped a line on the server's stdout (not JSON): debug: echoing still works",
-    )
+    ])
     await session.close()
   })
 

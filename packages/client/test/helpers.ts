@@ -72,3 +72,62 @@ export async function startProcess(
       }),
   }
 }
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+
+/** A fixture server of tooling/fixtures/servers by file name (for those not in fixtureServers). */
+export function fixtureFile(name: string): string {
+  return join(dirname(fixtureServers.basic), name)
+}
+
+/** A temp file the fixtures append their pids to (env FIXTURE_PID_FILE). */
+export function pidFile(): {
+  path: string
+  pids: () => number[]
+  running: () => number[]
+  remove: () => void
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-kit-pids-'))
+  const path = join(dir, 'pids')
+  const pids = () => {
+    try {
+      return readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  return {
+    path,
+    pids,
+    running: () => pids().filter(processRunning),
+    remove: () => {
+      // A failed test must not leave its processes behind either.
+      for (const pid of pids().filter(processRunning)) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {}
+      }
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The watchdogs `parent` started that still run. */
+export function watchdogsOf(parent: number): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid)) continue
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[1]) !== parent || fields[0] === 'Z') continue
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mcp-kit-watchdog')) found.push(pid)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found
+}

@@ -6,7 +6,7 @@ import { ProfileError } from './errors.js'
 import { nodeFileSystem, type ProfileFileSystem } from './file-system.js'
 import { parseJsonFile } from './json-file.js'
 import { assertValidName, isValidName } from './names.js'
-import type { Profile, ProfileLocation, ProfileMeta, ProfileTool } from './profile-types.js'
+import type { Profile, ProfileAuth, ProfileLocation, ProfileMeta, ProfileTool } from './profile-types.js'
 import { type ProfileRoot, profileRoots, type SearchOptions } from './search-paths.js'
 import { substituteValue, type Variables } from './substitute.js'
 import type { SchemaValidationPolicy, ServerSpec } from './types.js'
@@ -28,6 +28,8 @@ const unsubstitutedKeys = new Set([
 ])
 const metaUnsubstitutedKeys = new Set([...unsubstitutedKeys, 'tools'])
 const policies: readonly SchemaValidationPolicy[] = ['warn', 'error', 'ignore']
+/** The most calls a profile may say its server takes at once (the CLI's --concurrency limit too). */
+export const maxConcurrency = 1024
 
 function invalid(file: string, message: string, field?: string): ProfileError {
   return new ProfileError('profile_invalid', `${file}: ${message}`, { details: { file, field } })
@@ -186,14 +188,53 @@ export async function loadProfile(name: string, options: LoadOptions = {}): Prom
     location.metaPath,
     meta.tool_filter === undefined ? 'tools' : 'tool_filter',
   )
-  return {
+  const concurrency = meta.concurrency
+  if (
+    concurrency !== undefined &&
+    !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= maxConcurrency)
+  ) {
+    throw invalid(
+      location.metaPath,
+      `'concurrency' must be a whole number from 1 to ${maxConcurrency}`,
+      'concurrency',
+    )
+  }
+  const profile: Profile = {
     location,
     meta,
     server: serverFromMeta(meta, location.metaPath),
     schemaValidation: policy,
     schemaHash: meta.schema_hash,
     toolFilter,
+    auth: checkAuth(meta.auth, location.metaPath),
   }
+  if (concurrency !== undefined) profile.concurrency = concurrency
+  return profile
+}
+
+const authFields = ['client_id', 'client_metadata_url', 'scopes'] as const
+
+function checkAuth(raw: unknown, file: string): ProfileAuth | undefined {
+  if (raw === undefined) return undefined
+  if (!isRecord(raw)) throw invalid(file, "'auth' must be an object", 'auth')
+  for (const key of Object.keys(raw)) {
+    if (!(authFields as readonly string[]).includes(key)) {
+      const secret = /token|secret|password/i.test(key)
+      throw invalid(
+        file,
+        secret
+          ? `'auth.${key}': a profile never holds secrets (tokens and client secrets live in the credentials file)`
+          : `'auth.${key}' is not an auth setting (${authFields.join(', ')})`,
+        `auth.${key}`,
+      )
+    }
+    if (typeof raw[key] !== 'string' || raw[key] === '')
+      throw invalid(file, `'auth.${key}' must be a string`, `auth.${key}`)
+  }
+  if (typeof raw.client_metadata_url === 'string' && !raw.client_metadata_url.startsWith('https://')) {
+    throw invalid(file, "'auth.client_metadata_url' must be an https:// URL", 'auth.client_metadata_url')
+  }
+  return raw as ProfileAuth
 }
 
 function checkTool(raw: unknown, file: string, field: string): ProfileTool {

@@ -15,11 +15,27 @@ export interface ProfileMeta {
   schema_hash?: string
   schema_updated?: string
   schema_validation?: SchemaValidationPolicy
+  /**
+   * Tool calls the server takes at once (`mcp-kit put`), 1 to 1024. Absent: one at a time, since
+   * servers that rewrite their state on every call lose writes to concurrent calls.
+   */
+  concurrency?: number
   /** Tools filter: null (or absent) = all, [] = none, names = only those. */
   tools?: string[] | null | Record<string, ProfileTool>
   /** The tools filter in a single-file profile, where `tools` holds the tool definitions. */
   tool_filter?: string[] | null
+  /** OAuth settings for an HTTP server that needs a login (never tokens: those live in the credentials file). */
+  auth?: ProfileAuth
   [key: string]: unknown
+}
+
+export interface ProfileAuth {
+  /** A pre-registered OAuth client id (no dynamic registration). */
+  client_id?: string
+  /** An HTTPS URL of a Client ID Metadata Document, used as the client id where supported. */
+  client_metadata_url?: string
+  /** Scopes to ask for, space-separated. */
+  scopes?: string
 }
 
 export interface ProfileTool {
@@ -58,4 +74,8 @@ export interface Profile {
   schemaHash: string | undefined
   /** null = all tools, [] = none, names = only those. */
   toolFilter: string[] | null
+  /** OAuth settings, when the profile has them. */
+  auth: ProfileAuth | undefined
+  /** Tool calls the server takes at once, when the profile says (`concurrency`). */
+  concurrency?: number
 }

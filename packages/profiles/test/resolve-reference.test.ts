@@ -80,6 +80,13 @@ describe('directory form', () => {
     expect(resolved.profile?.location).toMatchObject({ scope: 'user', form: 'directory', name: 'biomcp' })
   })
 
+  it('concurrency: absent unless the profile says how many calls its server takes', async () => {
+    expect((await resolveReference('@biomcp', options())).profile).not.toHaveProperty('concurrency')
+    const meta = join(home, '.config', 'mcp-kit', 'profiles', 'biomcp', '_meta.json')
+    await write(meta, { command: 'uv', concurrency: 8 })
+    expect((await resolveReference('@biomcp', options())).profile?.concurrency).toBe(8)
+  })
+
   it('aliases a profile tool to the server tool it names', async () => {
     const resolved = await resolveReference('@biomcp/say?message=hi', options())
     expect(resolved.operation).toEqual({ kind: 'callTool', name: 'echo', args: { message: 'hi' } })
@@ -131,6 +138,14 @@ describe('single-file form', () => {
     })
     expect(resolved.profile?.toolFilter).toEqual(['lookup'])
     expect(resolved.profile?.location.form).toBe('file')
+  })
+
+  it('reads concurrency from the single file', async () => {
+    await write(join(home, '.config', 'mcp-kit', 'profiles', 'fast.json'), {
+      command: 'node',
+      concurrency: 16,
+    })
+    expect((await loadProfile('fast', options())).concurrency).toBe(16)
   })
 })
 
@@ -218,6 +233,10 @@ describe('bad profiles', () => {
       { command: 'node', schema_validation: 'loud' },
       /'schema_validation' must be one of warn, error, ignore/,
     ],
+    [{ command: 'node', concurrency: 0 }, /'concurrency' must be a whole number from 1 to 1024/],
+    [{ command: 'node', concurrency: 2.5 }, /'concurrency' must be a whole number from 1 to 1024/],
+    [{ command: 'node', concurrency: '4' }, /'concurrency' must be a whole number from 1 to 1024/],
+    [{ command: 'node', concurrency: 1025 }, /'concurrency' must be a whole number from 1 to 1024/],
     [[1, 2], /a profile must be a JSON object/],
   ])('rejects %j', async (content, message) => {
     await write(join(home, '.config', 'mcp-kit', 'profiles', 'bad.json'), content)

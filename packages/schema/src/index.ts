@@ -24,6 +24,18 @@ export { coerceArguments } from './coerce.js'
 export type { ArgumentProblem, ValidationResult, ValidatorCacheStats } from './validate.js'
 export { formatProblems, validateArguments, validatorCacheStats } from './validate.js'
 
+// MCP 2026-07-28 x-mcp-header: parameters mirrored into Mcp-Param-* headers, and the header
+// value encoding shared with Mcp-Name
+
+export type { ParamHeader, ParamHeadersResult } from './param-headers.js'
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  findParamHeaders,
+  paramHeaderMismatch,
+  paramHeadersFor,
+} from './param-headers.js'
+
 // Errors
 
 export type { SchemaErrorCode, SchemaErrorOptions } from './errors.js'

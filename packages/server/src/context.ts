@@ -1,8 +1,10 @@
 // What a tool, resource or prompt handler gets besides its arguments: cancellation, progress,
-// logging, who is asking, and a way to ask the client back (sampling, elicitation). The same
-// shape serves the wire (one per request) and the embedded runtime.
+// logging, who is asking, and a way to ask the client back (elicitation, sampling, roots). The
+// same shape serves both protocol eras and the embedded runtime: under 2025-11-25 a question is
+// a request to the client and the handler waits for its answer; under 2026-07-28 it ends this
+// round with an `input_required` result, and the handler runs again from the top when the
+// client retries with the answers (already-answered questions then return at once).
 
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -11,39 +13,95 @@ import type {
   ElicitRequest,
   ElicitResult,
   Implementation,
+  ListRootsResult,
   LoggingLevel,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/server'
 
-export type { AuthInfo, LoggingLevel }
+export type { ClientCapabilities, ElicitResult, Implementation, ListRootsResult, LoggingLevel }
+
+/** Who made the request, as the server's authentication established it. */
+export interface AuthInfo {
+  /** The access token (never sent anywhere by mcp-kit; handlers should not log it). */
+  token: string
+  clientId: string
+  scopes: string[]
+  /** Expiry in seconds since the epoch, when known. */
+  expiresAt?: number
+  /** The token's subject (the user), when known. */
+  subject?: string
+  /** The resource (audience) the token was issued for, when known. */
+  resource?: URL
+  extra?: Record<string, unknown>
+}
 
 export type SamplingRequest = CreateMessageRequest['params']
 export type ElicitationRequest = ElicitRequest['params']
 /** A sampling answer; with `tools` in the request its content may hold tool calls. */
 export type SamplingResult = CreateMessageResult | CreateMessageResultWithTools
 
+/** One question for the client: what `ask` takes. */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: ElicitationRequest }
+  | { method: 'sampling/createMessage'; params: SamplingRequest }
+  | { method: 'roots/list'; params?: Record<string, unknown> }
+
+/** The answer type of an InputRequest. */
+export type InputResponseFor<T extends InputRequest> = T extends { method: 'elicitation/create' }
+  ? ElicitResult
+  : T extends { method: 'sampling/createMessage' }
+    ? SamplingResult
+    : ListRootsResult
+
+export interface AskOptions {
+  /**
+   * The question's key in a 2026-07-28 `inputRequests` map. By default questions are numbered in
+   * the order the handler asks them, which is stable as long as the handler asks the same
+   * questions in the same order on every round.
+   */
+  key?: string
+}
+
 export interface HandlerContext {
   /** Aborted when the client cancels the request, the session ends or the server shuts down. */
   signal: AbortSignal
   /** The JSON-RPC id of the request (undefined in the embedded runtime). */
   requestId: string | number | undefined
-  /** The MCP session (HTTP stateful sessions; undefined over stdio, stateless HTTP and in-process). */
+  /** The MCP session (2025-11-25 HTTP sessions; undefined otherwise). */
   sessionId: string | undefined
   /** Who the bearer token belongs to, when the server checks one. */
   authInfo: AuthInfo | undefined
-  /** What the client said about itself at initialize (undefined when it did not initialize). */
+  /** What the client says about itself (at initialize, or on this request under 2026-07-28). */
   clientInfo: Implementation | undefined
+  /** What the client can do (at initialize, or for this request under 2026-07-28). */
   clientCapabilities: ClientCapabilities | undefined
+  /** The protocol revision of this request (undefined in the embedded runtime). */
+  protocolVersion: string | undefined
   /** Reports progress; does nothing when the client did not ask for progress. */
   progress(progress: number, total?: number, message?: string): Promise<void>
-  /** Sends a log message to the client (filtered by the level the client set). */
+  /** Sends a log message to the client (filtered by the level the client asked for). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>
-  /** Asks the client's model for a completion. Throws ServerError `unsupported` when the client cannot sample. */
-  sample(request: SamplingRequest): Promise<SamplingResult>
-  /** Asks the user (through the client) for input. Throws ServerError `unsupported` when the client cannot elicit. */
-  elicit(request: ElicitationRequest): Promise<ElicitResult>
+  /** Asks the client's model for a completion (needs the client's `sampling` capability). */
+  sample(request: SamplingRequest, options?: AskOptions): Promise<SamplingResult>
+  /** Asks the user, through the client, for input: a form or a URL to visit (`elicitation`). */
+  elicit(request: ElicitationRequest, options?: AskOptions): Promise<ElicitResult>
+  /** Asks the client for its roots (`roots`). */
+  listRoots(options?: AskOptions): Promise<ListRootsResult>
+  /**
+   * Asks several questions at once: one round trip under 2026-07-28, concurrent requests under
+   * 2025-11-25. Keys name the questions (and are the `inputRequests` keys under 2026-07-28).
+   */
+  ask<T extends Record<string, InputRequest>>(
+    requests: T,
+  ): Promise<{ [K in keyof T]: InputResponseFor<T[K]> }>
+  /**
+   * Fails the request unless the client declared these capabilities (e.g. `{ sampling: {} }`):
+   * a MissingRequiredClientCapability error (-32021) under 2026-07-28, an error result naming
+   * the missing feature under 2025-11-25. The questions above check their own capability.
+   */
+  requireCapabilities(capabilities: ClientCapabilities): void
   /**
    * Ends the HTTP response stream that carries this request; the client reconnects and gets the
-   * rest by polling (SEP-1699). Useful before long work. Does nothing over stdio or in-process.
+   * rest by polling (SEP-1699). Useful before long work. Only 2025-11-25 HTTP sessions.
    */
   closeStream(): void
 }

@@ -13,6 +13,8 @@ export type ServerErrorCode =
   | 'tool_error'
   /** The client cannot do what a handler asked (sampling or elicitation without the capability). */
   | 'unsupported'
+  /** 2026-07-28: the request needs a client capability it did not declare (-32021). */
+  | 'missing_capability'
   | 'cancelled'
   | 'server_error'
   | 'internal'
@@ -45,7 +47,7 @@ export class ServerError extends Error {
   }
 }
 
-/** JSON-RPC error codes the server answers with (MCP spec 2025-11-25). */
+/** JSON-RPC error codes the server answers with (MCP 2025-11-25 and 2026-07-28). */
 export const rpcCodes = {
   parseError: -32700,
   invalidRequest: -32600,
@@ -55,7 +57,11 @@ export const rpcCodes = {
   /** Transport-level failures (the SDK's ConnectionClosed; used for HTTP errors without a request id). */
   transportError: -32000,
   sessionNotFound: -32001,
+  /** 2025-11-25 only; 2026-07-28 answers a missing resource with invalidParams. */
   resourceNotFound: -32002,
+  headerMismatch: -32020,
+  missingClientCapability: -32021,
+  unsupportedProtocolVersion: -32022,
 } as const
 
 const rpcCodeByErrorCode: Partial<Record<ServerErrorCode, number>> = {
@@ -63,6 +69,7 @@ const rpcCodeByErrorCode: Partial<Record<ServerErrorCode, number>> = {
   prompt_not_found: rpcCodes.invalidParams,
   invalid_arguments: rpcCodes.invalidParams,
   resource_not_found: rpcCodes.resourceNotFound,
+  missing_capability: rpcCodes.missingClientCapability,
 }
 
 /** The JSON-RPC code a ServerError travels with. */

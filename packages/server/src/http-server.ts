@@ -1,10 +1,20 @@
 // A listening node:http server around createHttpHandler, bound to 127.0.0.1 unless told
-// otherwise, with a graceful close: stop accepting connections, let in-flight calls finish
-// within the grace period, close sessions, then drop idle keep-alive connections.
+// otherwise, hardened against slow clients (short header and request timeouts, a connection cap
+// below the open-file limit, slow connections shed to make room: connection-guard.ts), with a
+// graceful close: stop accepting connections, let in-flight calls finish within the grace
+// period, close sessions, then drop idle keep-alive connections.
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './http-handler.js'
+import { createOAuthResource, type OAuthResource, type OAuthResourceOptions } from './auth/oauth-resource.js'
+import { type ConnectionStats, guardConnections } from './connection-guard.js'
+import {
+  createHttpHandler,
+  defaultBodyTimeoutMs,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from './http-handler.js'
+import { connectionCapFor, readOpenFileLimit } from './open-file-limit.js'
 import type { ToolRegistry } from './registry.js'
 
 export interface HttpServerOptions extends HttpHandlerOptions {
@@ -12,6 +22,31 @@ export interface HttpServerOptions extends HttpHandlerOptions {
   host?: string
   /** Port (default 0: any free port; the real one is in `url` and `port`). */
   port?: number
+  /**
+   * A request's headers must arrive within this long of its start, or node:http answers 408 and
+   * closes the connection (node:http `headersTimeout`; default 10 000 ms).
+   */
+  headersTimeoutMs?: number
+  /**
+   * A whole request, headers and body, must arrive within this long (node:http
+   * `requestTimeout`; default `headersTimeoutMs + bodyTimeoutMs + 1000`, so the body deadline
+   * answers first). Open streams and running calls are not limited by it.
+   */
+  requestTimeoutMs?: number
+  /**
+   * Open connections allowed at once; more are closed at once, unread, and when the open ones
+   * near the cap those waiting longest for a complete request are shed to make room (default:
+   * the open-file limit less a quarter of it, at least 64 files kept free, read from
+   * /proc/self/limits on Linux; no cap where that cannot be read; 0: no cap).
+   */
+  maxConnections?: number
+  /**
+   * Require OAuth access tokens from this authorization server: its keys are discovered when
+   * the server starts (failing the start when they cannot be), and the protected-resource
+   * metadata is served beside the endpoint. `resource` defaults to the endpoint's URL; behind a
+   * proxy, give the public one.
+   */
+  auth?: Omit<OAuthResourceOptions, 'resource'> & { resource?: string }
 }
 
 export interface RunningHttpServer {
@@ -21,11 +56,17 @@ export interface RunningHttpServer {
   readonly port: number
   readonly server: Server
   readonly handler: HttpHandler
+  /** The connection cap in force (0: none). */
+  readonly maxConnections: number
+  /** Open connections, and how many were refused at the cap or shed to make room. */
+  connections(): ConnectionStats
   /** Graceful close (see HttpHandler.close); resolves once the port is released. */
   close(options?: { graceMs?: number }): Promise<void>
 }
 
 const wildcardHosts = new Set(['0.0.0.0', '::', '[::]', ''])
+/** A connection waiting this long for a complete request may be shed when connections run short. */
+const slowAfterMs = 1000
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
@@ -41,28 +82,70 @@ export async function startHttpServer(
     options.allowedHosts === '*' || wildcardHosts.has(host)
       ? options.allowedHosts
       : [...(options.allowedHosts ?? []), host]
-  const handler = createHttpHandler(registry, { ...options, allowedHosts })
-  const server = createServer({ keepAliveTimeout: 5000 }, handler.handle)
+  let settleOAuth: ((resource: Promise<OAuthResource>) => void) | undefined
+  const oauth =
+    options.auth === undefined
+      ? options.oauth
+      : new Promise<OAuthResource>((resolve) => {
+          settleOAuth = resolve
+        })
+  const handler = createHttpHandler(registry, { ...options, allowedHosts, oauth })
+  const headersTimeout = options.headersTimeoutMs ?? 10_000
+  const requestTimeout =
+    options.requestTimeoutMs ?? headersTimeout + (options.bodyTimeoutMs ?? defaultBodyTimeoutMs) + 1000
+  const server = createServer(
+    {
+      keepAliveTimeout: 5000,
+      // node:http refuses a headers timeout longer than the request timeout.
+      headersTimeout: requestTimeout > 0 ? Math.min(headersTimeout, requestTimeout) : headersTimeout,
+      requestTimeout,
+      // The timeouts are checked on this beat (node's default, 30 s, would make them meaningless).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeout / 4)),
+    },
+    handler.handle,
+  )
+  const maxConnections = options.maxConnections ?? connectionCapFor(readOpenFileLimit())
+  const guard = guardConnections(server, { maxConnections, slowAfterMs })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject)
       resolve()
     })
+  }).catch((error: unknown) => {
+    guard.dispose()
+    void handler.close({ graceMs: 0 })
+    throw error
   })
   server.on('error', (error) => options.onError?.(error))
   const address = server.address() as AddressInfo
   const path = options.path ?? '/mcp'
+  const url = `http://${urlHost(wildcardHosts.has(host) ? '127.0.0.1' : host)}:${address.port}${path}`
+  if (options.auth !== undefined && settleOAuth !== undefined) {
+    const resource = createOAuthResource({ ...options.auth, resource: options.auth.resource ?? url })
+    settleOAuth(resource)
+    try {
+      await resource
+    } catch (error) {
+      guard.dispose()
+      await handler.close({ graceMs: 0 })
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      throw error
+    }
+  }
   let closed: Promise<void> | undefined
   return {
-    url: `http://${urlHost(wildcardHosts.has(host) ? '127.0.0.1' : host)}:${address.port}${path}`,
+    url,
     host,
     port: address.port,
     server,
     handler,
+    maxConnections,
+    connections: guard.stats,
     close(closeOptions = {}) {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+        guard.dispose()
         await handler.close(closeOptions)
         server.closeIdleConnections()
         // Whatever is still open after the grace period (a stuck upload) is cut.

@@ -3,16 +3,18 @@
 // sends nothing but its result and the client accepts JSON, or as an SSE stream as soon as a
 // related notification or server→client request must reach the client first (or the client
 // prefers SSE, or the call runs long). SSE streams carry event ids, a `retry` hint and, for
-// 2025-11-25 sessions, a priming event first. Events stay in a bounded log until their stream
-// has been delivered in full, so a client can resume with Last-Event-ID after a disconnect or a
-// server-side close (SEP-1699).
+// 2025-11-25 sessions, a priming event first. Events stay in a bounded log (sse-event-log.ts)
+// until their stream has been delivered in full, so a client can resume with Last-Event-ID
+// after a disconnect or a server-side close (SEP-1699).
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js'
 import type { Negotiation } from './content-negotiation.js'
+import type { AuthInfo } from './context.js'
 import { rpcCodes } from './errors.js'
+import type { MessageExtra } from './protocol/legacy-session.js'
+import type { RequestId, RpcMessage } from './protocol/rpc.js'
+import type { MessageTransport } from './protocol/server.js'
+import { SseEventLog, type StreamRecord } from './sse-event-log.js'
 
 /** What a session needs from the handler that owns it. */
 export interface SessionHub {
@@ -27,16 +29,6 @@ export interface SessionHub {
   /** Called when an exchange ends (answered, cancelled or abandoned). */
   exchangeEnded(): void
   now(): number
-}
-
-interface StreamRecord {
-  id: number
-  sequence: number
-  /** Framed events (`id:`/`data:` lines) with their sequence, oldest first. Bounded per session. */
-  events: Array<{ sequence: number; framed: string }>
-  finished: boolean
-  /** The response currently carrying this stream, if any. */
-  live: ServerResponse | undefined
 }
 
 export interface Exchange {
@@ -54,28 +46,26 @@ export interface Exchange {
 const resumableSince = '2025-11-25'
 const keepAliveComment = ': keep-alive\n\n'
 
-function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
+function isResponse(message: RpcMessage): message is RpcMessage & { id: RequestId } {
   return !('method' in message) && 'id' in message
 }
 
-export class HttpSessionTransport implements Transport {
+export class HttpSessionTransport implements MessageTransport {
   sessionId: string | undefined
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
+  onmessage?: (message: RpcMessage, extra?: MessageExtra) => void
   /** The version negotiated at initialize, or the request header's for stateless exchanges. */
   protocolVersion: string
+  /**
+   * When the session last got a request or finished answering one. Open streams do not count:
+   * a client that only holds a GET stream is idle, so it cannot keep its slot forever.
+   */
   lastActivity: number
   closed = false
   readonly exchanges = new Map<RequestId, Exchange>()
-  /** How many SSE responses of this session are open (an open stream is not idle). */
-  openStreams = 0
   readonly #hub: SessionHub
-  readonly #records = new Map<number, StreamRecord>()
-  readonly #standalone: StreamRecord
-  #nextStreamId = 1
-  #loggedEvents = 0
-  #loggedBytes = 0
+  readonly #log: SseEventLog
   readonly #jsonHeaders: string[]
   readonly #sseHeaders: string[]
 
@@ -84,8 +74,7 @@ export class HttpSessionTransport implements Transport {
     this.protocolVersion = protocolVersion
     this.#hub = hub
     this.lastActivity = hub.now()
-    this.#standalone = { id: 0, sequence: 0, events: [], finished: false, live: undefined }
-    this.#records.set(0, this.#standalone)
+    this.#log = new SseEventLog(hub)
     const session = sessionId === undefined ? [] : ['mcp-session-id', sessionId]
     this.#jsonHeaders = ['content-type', 'application/json', ...session]
     this.#sseHeaders = [
@@ -107,7 +96,7 @@ export class HttpSessionTransport implements Transport {
 
   /** Hands a POSTed request to the protocol server; its answer goes to `response`. */
   dispatchRequest(
-    message: JSONRPCMessage & { id: RequestId; method: string },
+    message: RpcMessage & { id: RequestId; method: string },
     response: ServerResponse,
     negotiation: Negotiation,
     headers: readonly string[],
@@ -136,7 +125,7 @@ export class HttpSessionTransport implements Transport {
 
   /** Hands a POSTed notification or response to the protocol server (the POST gets 202). */
   dispatchOther(
-    message: JSONRPCMessage,
+    message: RpcMessage,
     requestHeaders: IncomingHttpHeaders,
     authInfo: AuthInfo | undefined,
   ): void {
@@ -150,7 +139,7 @@ export class HttpSessionTransport implements Transport {
     }
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
     if (this.closed) return
     if (isResponse(message)) {
       const exchange = this.exchanges.get(message.id)
@@ -176,28 +165,27 @@ export class HttpSessionTransport implements Transport {
         if (!('id' in message)) return
       }
     }
-    this.#writeEvent(this.#standalone, JSON.stringify(message))
+    this.#writeEvent(this.#log.standalone, JSON.stringify(message))
   }
 
   /** Opens (or replaces) the standalone GET stream, or resumes a stream from `lastEventId`. */
   openStream(response: ServerResponse, headers: readonly string[], lastEventId: string | undefined): boolean {
-    let record = this.#standalone
+    let record = this.#log.standalone
     let after: number | undefined
     if (lastEventId !== undefined) {
-      const match = /^(\d+)_(\d+)$/.exec(lastEventId)
-      const found = match === null ? undefined : this.#records.get(Number(match[1]))
-      if (found === undefined || match === null) return false
-      record = found
-      after = Number(match[2])
+      const found = this.#log.find(lastEventId)
+      if (found === undefined) return false
+      record = found.record
+      after = found.after
     }
     response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
     if (after === undefined) {
-      if (this.resumable) response.write(this.#priming(record))
+      if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
     } else {
       for (const event of record.events) if (event.sequence > after) response.write(event.framed)
       if (record.finished) {
         response.end()
-        this.#forget(record)
+        this.#log.forget(record)
         return true
       }
     }
@@ -219,14 +207,14 @@ export class HttpSessionTransport implements Transport {
       )
     }
     this.closed = true
-    for (const record of this.#records.values()) {
+    for (const record of this.#log.records()) {
       const live = record.live
       if (live !== undefined) {
         this.#detach(record, live)
         live.end()
       }
     }
-    this.#records.clear()
+    this.#log.clear()
     this.onclose?.()
   }
 
@@ -252,15 +240,15 @@ export class HttpSessionTransport implements Transport {
   }
 
   closeStandalone(): void {
-    const live = this.#standalone.live
+    const live = this.#log.standalone.live
     if (live !== undefined) {
-      this.#detach(this.#standalone, live)
+      this.#detach(this.#log.standalone, live)
       live.end()
     }
   }
 
   #startStream(exchange: Exchange): void {
-    const record = this.#newRecord()
+    const record = this.#log.create()
     exchange.record = record
     exchange.state = 'sse'
     const response = exchange.response
@@ -269,7 +257,7 @@ export class HttpSessionTransport implements Transport {
       200,
       exchange.headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...exchange.headers],
     )
-    if (this.resumable) response.write(this.#priming(record))
+    if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
     this.#attach(record, response)
   }
 
@@ -278,7 +266,7 @@ export class HttpSessionTransport implements Transport {
     const response = exchange.response
     if (exchange.state === 'pending') {
       exchange.state = 'done'
-      this.#hub.exchangeEnded()
+      this.#exchangeEnded()
       if (response === undefined || response.destroyed) return
       if (exchange.negotiation.json && !exchange.negotiation.prefersSse) {
         const headers = [
@@ -295,7 +283,7 @@ export class HttpSessionTransport implements Transport {
       exchange.state = 'done'
     } else {
       exchange.state = 'done'
-      this.#hub.exchangeEnded()
+      this.#exchangeEnded()
     }
     const record = exchange.record as StreamRecord
     this.#writeEvent(record, text)
@@ -304,7 +292,7 @@ export class HttpSessionTransport implements Transport {
     if (live !== undefined) {
       this.#detach(record, live)
       live.end()
-      this.#forget(record)
+      this.#log.forget(record)
     }
   }
 
@@ -313,7 +301,7 @@ export class HttpSessionTransport implements Transport {
     this.exchanges.delete(exchange.requestId)
     const pending = exchange.state === 'pending'
     exchange.state = 'done'
-    this.#hub.exchangeEnded()
+    this.#exchangeEnded()
     const response = exchange.response
     if (pending) {
       if (response !== undefined && !response.destroyed) {
@@ -329,66 +317,13 @@ export class HttpSessionTransport implements Transport {
       this.#detach(record, live)
       live.end()
     }
-    this.#forget(record)
-  }
-
-  #newRecord(): StreamRecord {
-    const record: StreamRecord = {
-      id: this.#nextStreamId++,
-      sequence: 0,
-      events: [],
-      finished: false,
-      live: undefined,
-    }
-    this.#records.set(record.id, record)
-    return record
-  }
-
-  #priming(record: StreamRecord): string {
-    record.sequence += 1
-    return `id: ${record.id}_${record.sequence}\nretry: ${this.#hub.retryMs}\ndata: \n\n`
+    this.#log.forget(record)
   }
 
   #writeEvent(record: StreamRecord, text: string): void {
-    record.sequence += 1
-    const framed = `id: ${record.id}_${record.sequence}\ndata: ${text}\n\n`
-    record.events.push({ sequence: record.sequence, framed })
-    this.#loggedEvents += 1
-    this.#loggedBytes += framed.length
+    const framed = this.#log.append(record, text)
     const live = record.live
     if (live !== undefined && !live.destroyed) live.write(framed)
-    if (
-      this.#loggedEvents > this.#hub.maximumLoggedEvents ||
-      this.#loggedBytes > this.#hub.maximumLoggedBytes
-    ) {
-      this.#trimLog()
-    }
-  }
-
-  /** Forgets a stream whose last event went out on a live connection: nobody needs to resume it. */
-  #forget(record: StreamRecord): void {
-    if (record.id === 0 || !this.#records.delete(record.id)) return
-    this.#loggedEvents -= record.events.length
-    for (const event of record.events) this.#loggedBytes -= event.framed.length
-    record.events = []
-  }
-
-  // Drops the oldest events, finished streams first, until the log is within its bounds.
-  #trimLog(): void {
-    const within = () =>
-      this.#loggedEvents <= this.#hub.maximumLoggedEvents && this.#loggedBytes <= this.#hub.maximumLoggedBytes
-    for (const record of this.#records.values()) {
-      if (within()) return
-      if (record.finished && record.live === undefined) this.#forget(record)
-    }
-    for (const record of this.#records.values()) {
-      while (!within() && record.events.length > 0) {
-        const dropped = record.events.shift()
-        this.#loggedEvents -= 1
-        this.#loggedBytes -= dropped?.framed.length ?? 0
-      }
-      if (within()) return
-    }
   }
 
   #attach(record: StreamRecord, response: ServerResponse): void {
@@ -398,7 +333,6 @@ export class HttpSessionTransport implements Transport {
       previous.end()
     }
     record.live = response
-    this.openStreams += 1
     this.#hub.liveStreams.add(response)
     response.once('close', () => {
       if (record.live === response) this.#detach(record, response)
@@ -408,9 +342,12 @@ export class HttpSessionTransport implements Transport {
   #detach(record: StreamRecord, response: ServerResponse): void {
     if (record.live !== response) return
     record.live = undefined
-    this.openStreams -= 1
     this.#hub.liveStreams.delete(response)
+  }
+
+  #exchangeEnded(): void {
     this.lastActivity = this.#hub.now()
+    this.#hub.exchangeEnded()
   }
 }
 

@@ -47,12 +47,15 @@ export type { TraceEntry, TraceKind } from './trace.js'
 
 // Serving: stdio, Streamable HTTP, or any SDK transport
 
+export type { OAuthResource, OAuthResourceOptions, Refusal, Verdict } from './auth/oauth-resource.js'
+export { createOAuthResource } from './auth/oauth-resource.js'
+export type { ConnectionStats } from './connection-guard.js'
 export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http-handler.js'
 export { createHttpHandler } from './http-handler.js'
 export type { HttpServerOptions, RunningHttpServer } from './http-server.js'
 export { startHttpServer } from './http-server.js'
-export type { ProtocolServerOptions } from './protocol-server.js'
-export { createProtocolServer } from './protocol-server.js'
+export type { MessageTransport, ProtocolServerOptions } from './protocol/server.js'
+export { createProtocolServer, ProtocolServer } from './protocol/server.js'
 export type { GuardOptions } from './request-guard.js'
 export type { StdioServeOptions } from './stdio.js'
 export { serveStdio } from './stdio.js'

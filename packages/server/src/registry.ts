@@ -4,7 +4,6 @@
 // registered, so a mistake fails at start-up with a message naming it, not at the first call.
 
 import { SchemaError, validateArguments } from '@mcp-kit/schema'
-import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
 import type {
   Annotations,
   CallToolResult,
@@ -13,9 +12,12 @@ import type {
   PromptMessage,
   ReadResourceResult,
   ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js'
+  UriTemplate,
+  Variables,
+} from '@modelcontextprotocol/server'
 import type { HandlerContext } from './context.js'
 import { ServerError } from './errors.js'
+import { serverSdk } from './sdk.js'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -42,6 +44,11 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   annotations?: ToolAnnotations
   icons?: Icon[]
   _meta?: Record<string, unknown>
+  /**
+   * OAuth scopes a caller's token must carry to call this tool, when the server checks tokens
+   * (`authIssuer`): without them the call is answered 403 `insufficient_scope`, naming them.
+   */
+  scopes?: readonly string[]
   /** Called with arguments that passed the inputSchema. A thrown error becomes an `isError` result. */
   handler(args: Args, context: HandlerContext): ToolOutput | Promise<ToolOutput>
 }
@@ -60,9 +67,15 @@ interface ResourceCommon {
   /**
    * Keep what `read` returned for this many milliseconds and answer from memory meanwhile.
    * Cached results carry `_meta.fetched_at` (ISO time of the read). The cache is shared by every
-   * session of a server: do not cache per-user content.
+   * session of a server: do not cache per-user content. Also the `ttlMs` freshness hint of
+   * 2026-07-28 `resources/read` results (default 0: immediately stale).
    */
   ttlMs?: number
+  /**
+   * Who may cache a read (2026-07-28 `cacheScope`): `public` when the content is the same for
+   * every user, `private` (the default) when it may depend on who asks.
+   */
+  cacheScope?: CacheScope
 }
 
 export interface ResourceDefinition extends ResourceCommon {
@@ -109,6 +122,25 @@ export interface PromptDefinition<Args = Record<string, string>> {
 
 export type ListName = 'tools' | 'resources' | 'prompts'
 
+export type CacheScope = 'public' | 'private'
+
+/** A 2026-07-28 cache hint: how long a result stays fresh, and who may share a cached copy. */
+export interface CacheHint {
+  ttlMs: number
+  scope: CacheScope
+}
+
+/** The lists whose results carry cache hints. */
+export type CachedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
+
+export interface ToolRegistryOptions {
+  /**
+   * Cache hints of the list results (2026-07-28 `ttlMs`/`cacheScope`); default 60 s, `public`
+   * for each. Clients that listen for list changes drop their copy at once when a list changes.
+   */
+  cache?: Partial<Record<CachedList, Partial<CacheHint>>>
+}
+
 export type RegistryEvent =
   | { type: 'list_changed'; list: ListName }
   | { type: 'resource_updated'; uri: string }
@@ -134,8 +166,17 @@ export interface ToolRegistry {
   findResource(uri: string): ResourceMatch | undefined
   /** Says a resource changed: drops its cached reads and notifies subscribed clients. */
   resourceUpdated(uri: string): void
+  /**
+   * Says a list changed without a registration (what the tools do, or which ones a gateway
+   * offers, changed): clients that listen re-fetch it.
+   */
+  listChanged(list: ListName): void
   /** Called after each registration and update (servers send list_changed / resources/updated). */
   onChange(listener: (event: RegistryEvent) => void): () => void
+  /** The cache hint of a list's results. */
+  cacheHint(list: CachedList): CacheHint
+  /** Changes the cache hint of a list's results (a gateway passes on its upstream's). */
+  setCacheHint(list: CachedList, hint: Partial<CacheHint>): ToolRegistry
 }
 
 const namePattern = /^[A-Za-z0-9_.-]{1,128}$/
@@ -161,6 +202,20 @@ function checkName(kind: string, name: unknown): asserts name is string {
 
 function checkText(owner: string, field: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'string') refuse(`${owner}: ${field} must be a string`)
+}
+
+const defaultListHint: CacheHint = Object.freeze({ ttlMs: 60_000, scope: 'public' })
+
+function checkHint(owner: string, hint: Partial<CacheHint> | undefined): void {
+  if (hint === undefined) return
+  checkTtl(owner, hint.ttlMs)
+  checkScope(owner, hint.scope)
+}
+
+function checkScope(owner: string, scope: unknown): void {
+  if (scope !== undefined && scope !== 'public' && scope !== 'private') {
+    refuse(`${owner}: cacheScope must be 'public' or 'private'`)
+  }
 }
 
 function checkTtl(owner: string, ttlMs: unknown): void {
@@ -206,7 +261,20 @@ function prepareSchema(owner: string, field: string, schema: unknown): JsonSchem
 const emptyInputSchema: JsonSchema = deepFreeze({ type: 'object', properties: {} })
 
 /** Creates an empty registry. Registration refuses duplicates and invalid names or schemas at once. */
-export function createToolRegistry(): ToolRegistry {
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  const hints: Record<CachedList, CacheHint> = {
+    tools: defaultListHint,
+    resources: defaultListHint,
+    resourceTemplates: defaultListHint,
+    prompts: defaultListHint,
+  }
+  const setHint = (list: CachedList, hint: Partial<CacheHint> | undefined) => {
+    if (!(list in hints))
+      refuse(`unknown list '${String(list)}' (tools, resources, resourceTemplates, prompts)`)
+    checkHint(`cache hint for ${list}`, hint)
+    hints[list] = Object.freeze({ ...hints[list], ...hint })
+  }
+  for (const [list, hint] of Object.entries(options.cache ?? {})) setHint(list as CachedList, hint)
   const tools = new Map<string, ToolDefinition>()
   const resources = new Map<string, ResourceDefinition>()
   const resourceTemplates = new Map<string, ResourceTemplateDefinition>()
@@ -236,6 +304,15 @@ export function createToolRegistry(): ToolRegistry {
       if (typeof candidate.handler !== 'function') refuse(`${owner} needs a handler function`)
       checkText(owner, 'title', candidate.title)
       checkText(owner, 'description', candidate.description)
+      if (
+        candidate.scopes !== undefined &&
+        (!Array.isArray(candidate.scopes) ||
+          candidate.scopes.some(
+            (scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope),
+          ))
+      ) {
+        refuse(`${owner}: scopes must be a list of OAuth scope names`)
+      }
       const inputSchema =
         candidate.inputSchema === undefined
           ? emptyInputSchema
@@ -259,6 +336,7 @@ export function createToolRegistry(): ToolRegistry {
       if (typeof definition.read !== 'function') refuse(`${owner} needs a read function`)
       checkText(owner, 'mimeType', definition.mimeType)
       checkTtl(owner, definition.ttlMs)
+      checkScope(owner, definition.cacheScope)
       resources.set(uri, Object.freeze({ ...definition }))
       emit({ type: 'list_changed', list: 'resources' })
       return registry
@@ -273,9 +351,10 @@ export function createToolRegistry(): ToolRegistry {
       if (typeof definition.name !== 'string' || definition.name === '') refuse(`${owner} needs a name`)
       if (typeof definition.read !== 'function') refuse(`${owner} needs a read function`)
       checkTtl(owner, definition.ttlMs)
+      checkScope(owner, definition.cacheScope)
       let template: UriTemplate
       try {
-        template = new UriTemplate(uriTemplate)
+        template = new (serverSdk().UriTemplate)(uriTemplate)
       } catch (error) {
         refuse(`invalid URI template '${uriTemplate}': ${(error as Error).message}`, error)
       }
@@ -321,11 +400,24 @@ export function createToolRegistry(): ToolRegistry {
     resourceUpdated(uri) {
       emit({ type: 'resource_updated', uri })
     },
+    listChanged(list) {
+      if (list !== 'tools' && list !== 'resources' && list !== 'prompts') {
+        refuse(`unknown list '${String(list)}' (tools, resources, prompts)`)
+      }
+      emit({ type: 'list_changed', list })
+    },
     onChange(listener) {
       listeners.add(listener)
       return () => {
         listeners.delete(listener)
       }
+    },
+    cacheHint(list) {
+      return hints[list]
+    },
+    setCacheHint(list, hint) {
+      setHint(list, hint)
+      return registry
     },
   }
   Object.defineProperty(registry, registryBrand, { value: true })

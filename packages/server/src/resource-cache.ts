@@ -2,7 +2,7 @@
 // session of a runtime, bounded, and single-flight (concurrent cold reads share one load).
 // What it returns carries `_meta.fetched_at`, the ISO time the content was read.
 
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js'
+import type { ReadResourceResult } from '@modelcontextprotocol/server'
 
 interface Entry {
   result: ReadResourceResult

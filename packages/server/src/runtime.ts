@@ -7,23 +7,28 @@
 import { formatProblems, validateArguments } from '@mcp-kit/schema'
 import type {
   CallToolResult,
-  ElicitResult,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/server'
 import type {
   AuthInfo,
   ElicitationRequest,
+  ElicitResult,
   HandlerContext,
+  InputRequest,
+  ListRootsResult,
   LoggingLevel,
   SamplingRequest,
   SamplingResult,
 } from './context.js'
 import { ServerError } from './errors.js'
+import { isInputRequired } from './protocol/input-required.js'
+import { RequestContext } from './protocol/request-context.js'
+import { RpcFailure } from './protocol/rpc.js'
 import type { ResourceTemplateDefinition, ToolDefinition, ToolRegistry } from './registry.js'
 import { createResourceCache, type ResourceCache } from './resource-cache.js'
 import { toCallToolResult, toGetPromptResult, toolErrorResult, toReadResourceResult } from './tool-output.js'
@@ -49,6 +54,8 @@ export interface RuntimeCallOptions {
   sample?: (request: SamplingRequest) => Promise<SamplingResult>
   /** Answers the handler's elicitation requests; without it `context.elicit` throws `unsupported`. */
   elicit?: (request: ElicitationRequest) => Promise<ElicitResult>
+  /** Answers the handler's roots requests; without it `context.listRoots` throws `unsupported`. */
+  listRoots?: () => Promise<ListRootsResult>
   sessionId?: string
   authInfo?: AuthInfo
 }
@@ -118,31 +125,59 @@ export function errorMessage(error: unknown): string {
   }
 }
 
-function unsupported(what: string): Promise<never> {
-  return Promise.reject(
-    new ServerError('unsupported', `the client does not support ${what}`, { details: { feature: what } }),
+/**
+ * Errors a handler's call must let through to the edge instead of turning them into a tool error
+ * result: a 2026-07-28 round that needs input, a missing client capability (-32021), and a
+ * protocol error about the request itself (invalid `inputResponses`: -32602).
+ */
+export function mustPropagate(error: unknown): boolean {
+  return (
+    isInputRequired(error) ||
+    error instanceof RpcFailure ||
+    (ServerError.isInstance(error) && error.code === 'missing_capability')
   )
 }
 
-/** A context for an in-process call. */
+function unsupported(what: string): ServerError {
+  return new ServerError('unsupported', `the client does not support ${what}`, { details: { feature: what } })
+}
+
+/** A context for an in-process call: questions go to the caller's callbacks. */
 export function embeddedContext(options: RuntimeCallOptions = {}): HandlerContext {
-  return {
+  const answer = (request: InputRequest): Promise<unknown> => {
+    switch (request.method) {
+      case 'elicitation/create':
+        return options.elicit ? options.elicit(request.params) : Promise.reject(unsupported('elicitation'))
+      case 'sampling/createMessage':
+        return options.sample ? options.sample(request.params) : Promise.reject(unsupported('sampling'))
+      case 'roots/list':
+        return options.listRoots ? options.listRoots() : Promise.reject(unsupported('roots'))
+    }
+  }
+  return new RequestContext({
     signal: options.signal ?? neverAborted,
     requestId: undefined,
     sessionId: options.sessionId,
     authInfo: options.authInfo,
-    clientInfo: undefined,
-    clientCapabilities: undefined,
-    async progress(progress, total, message) {
-      options.onProgress?.({ progress, total, message })
+    logAll: true,
+    notify: async (method, params) => {
+      if (method === 'notifications/progress') {
+        const { progress, total, message } = params as { progress: number; total?: number; message?: string }
+        options.onProgress?.({ progress, total, message })
+      } else if (method === 'notifications/message') {
+        const { level, data, logger } = params as { level: LoggingLevel; data: unknown; logger?: string }
+        options.onLog?.({ level, data, logger })
+      }
     },
-    async log(level, data, logger) {
-      options.onLog?.({ level, data, logger })
+    progressToken: 0,
+    input: {
+      async ask(requests) {
+        const keys = Object.keys(requests)
+        const answers = await Promise.all(keys.map((key) => answer(requests[key] as InputRequest)))
+        return Object.fromEntries(keys.map((key, index) => [key, answers[index]]))
+      },
     },
-    sample: (request) => (options.sample ? options.sample(request) : unsupported('sampling')),
-    elicit: (request) => (options.elicit ? options.elicit(request) : unsupported('elicitation')),
-    closeStream() {},
-  }
+  })
 }
 
 function listedTool(tool: ToolDefinition): Tool {
@@ -243,6 +278,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
       try {
         result = toCallToolResult(await tool.handler(args, context))
       } catch (error) {
+        if (mustPropagate(error)) throw error
         if (context.signal.aborted) {
           const cancelled = cancelledError(`tool '${name}'`)
           if (tracing)
@@ -294,7 +330,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
             : await resource.read(uri, context)
           return toReadResourceResult(output, uri, resource.mimeType)
         } catch (error) {
-          if (ServerError.isInstance(error)) throw error
+          if (ServerError.isInstance(error) || mustPropagate(error)) throw error
           throw new ServerError('server_error', `reading ${uri} failed: ${errorMessage(error)}`, {
             cause: error,
           })
@@ -307,6 +343,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
       if (tracing) trace('resource_read', uri, { uri }, startedAt, startedClock)
       return result
     } catch (error) {
+      if (mustPropagate(error)) throw error
       const failure = ServerError.isInstance(error)
         ? error
         : new ServerError('internal', errorMessage(error), { cause: error })
@@ -347,7 +384,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
       try {
         output = await prompt.get(args, context)
       } catch (error) {
-        if (ServerError.isInstance(error)) throw error
+        if (ServerError.isInstance(error) || mustPropagate(error)) throw error
         throw new ServerError('server_error', `prompt '${name}' failed: ${errorMessage(error)}`, {
           cause: error,
         })
@@ -356,6 +393,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
       if (tracing) trace('prompt_get', name, args, startedAt, startedClock)
       return result
     } catch (error) {
+      if (mustPropagate(error)) throw error
       const failure = ServerError.isInstance(error)
         ? error
         : new ServerError('internal', errorMessage(error), { cause: error })

@@ -5,8 +5,8 @@
 // with -32600, checking the envelope by hand.
 
 import type { Readable, Writable } from 'node:stream'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { RpcMessage } from './protocol/rpc.js'
+import type { MessageTransport } from './protocol/server.js'
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -29,13 +29,15 @@ export function envelopeProblem(value: unknown): string | undefined {
   }
   if (!isId(value.id)) return "a response needs an 'id'"
   if ('result' in value === 'error' in value) return "a response has either 'result' or 'error'"
+  if ('result' in value && !isObject(value.result)) return "'result' must be an object"
+  if ('error' in value && !isObject(value.error)) return "'error' must be an object"
   return undefined
 }
 
-export class StdioLineTransport implements Transport {
+export class StdioLineTransport implements MessageTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: JSONRPCMessage) => void
+  onmessage?: (message: RpcMessage) => void
 
   readonly #input: Readable
   readonly #output: Writable
@@ -53,7 +55,7 @@ export class StdioLineTransport implements Transport {
     this.#input.on('error', this.#onError)
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: RpcMessage): Promise<void> {
     if (this.#output.write(`${JSON.stringify(message)}\n`)) return Promise.resolve()
     return new Promise((resolve) => this.#output.once('drain', resolve))
   }
@@ -91,7 +93,7 @@ export class StdioLineTransport implements Transport {
     }
     const problem = envelopeProblem(value)
     if (problem === undefined) {
-      this.onmessage?.(value as JSONRPCMessage)
+      this.onmessage?.(value as RpcMessage)
       return
     }
     const id = isObject(value) && isId(value.id) && 'method' in value ? value.id : null

@@ -4,8 +4,8 @@
 // stdin closes or the signal aborts (after in-flight calls finish, within the grace period).
 
 import type { Readable, Writable } from 'node:stream'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { createProtocolServer, type ProtocolServerOptions } from './protocol-server.js'
+import type { RpcMessage } from './protocol/rpc.js'
+import { createProtocolServer, type ProtocolServerOptions } from './protocol/server.js'
 import type { ToolRegistry } from './registry.js'
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import { StdioLineTransport } from './stdio-transport.js'
@@ -42,7 +42,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
   let drained: (() => void) | undefined
   const connect = server.connect(transport)
   const onmessage = transport.onmessage
-  transport.onmessage = (message: JSONRPCMessage) => {
+  transport.onmessage = (message: RpcMessage) => {
     if ('method' in message) {
       if ('id' in message) inFlight.add(message.id)
       else if (message.method === 'notifications/cancelled') {
@@ -63,7 +63,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     corked = false
     output.uncork()
   }
-  transport.send = async (message: JSONRPCMessage) => {
+  transport.send = async (message: RpcMessage) => {
     if (!corked && typeof output.cork === 'function') {
       corked = true
       output.cork()

@@ -5,7 +5,7 @@ import type {
   GetPromptResult,
   PromptMessage,
   ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/server'
 import type { PromptOutput, ResourceOutput, ToolOutput } from './registry.js'
 
 function isCallToolResult(value: unknown): value is CallToolResult {

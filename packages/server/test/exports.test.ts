@@ -4,9 +4,11 @@ import * as server from '../src/index.js'
 
 test('the public runtime exports are exactly these', () => {
   expect(Object.keys(server).sort()).toEqual([
+    'ProtocolServer',
     'ServerError',
     'createDemoRegistry',
     'createHttpHandler',
+    'createOAuthResource',
     'createProtocolServer',
     'createRuntime',
     'createToolRegistry',

@@ -1,6 +1,7 @@
 // Test helpers: real HTTP servers on 127.0.0.1 port 0, raw JSON-RPC over fetch, SDK clients,
 // and bookkeeping so each test closes what it started and can assert it did.
 
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, expect } from 'vitest'
@@ -129,4 +130,88 @@ export async function eventually(check: () => boolean | Promise<boolean>, limitM
 
 export function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds))
+}
+
+export interface RawHttpOptions {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Buffer
+  /** The client's own address, e.g. 127.0.0.2: loopback answers on all of 127.0.0.0/8. */
+  localAddress?: string
+}
+
+export interface RawHttpResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+}
+
+/** A request with full control over Host, body framing and the client's address (fetch has none). */
+export function rawRequest(url: string, options: RawHttpOptions = {}): Promise<RawHttpResponse> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: options.method ?? 'POST', headers: options.headers, localAddress: options.localAddress },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(options.body)
+  })
+}
+
+/** Initializes a session from `localAddress` over raw HTTP; the response is returned as is. */
+export function rawInitialize(url: string, localAddress?: string, headers: Record<string, string> = {}) {
+  return rawRequest(url, {
+    headers: { 'content-type': 'application/json', accept, ...headers },
+    body: JSON.stringify(initializeBody),
+    localAddress,
+  })
+}
+
+export interface HeldStream {
+  response: IncomingMessage
+  /** Resolves when the server ends the stream (or the connection closes). */
+  ended: Promise<void>
+  /** Closes it from the client side. */
+  close(): void
+}
+
+/** Opens a session's standalone GET stream and holds it open. */
+export function holdStream(
+  url: string,
+  headers: Record<string, string>,
+  localAddress?: string,
+): Promise<HeldStream> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: 'GET', headers: { accept: 'text/event-stream', ...headers }, localAddress },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume()
+          reject(new Error(`GET stream answered ${response.statusCode}`))
+          return
+        }
+        response.resume()
+        const ended = new Promise<void>((resolveEnded) => {
+          response.once('end', resolveEnded)
+          response.once('close', resolveEnded)
+          response.once('error', () => resolveEnded())
+        })
+        resolve({ response, ended, close: () => outgoing.destroy() })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end()
+  })
 }

@@ -1,34 +1,7 @@
 // The secure defaults of the Streamable HTTP endpoint, over real HTTP on 127.0.0.1.
-import { request as httpRequest } from 'node:http'
 import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../src/demo.js'
-import { accept, initialize, initializeBody, post, serve } from './helpers.js'
-
-/** A raw request with full control over Host and body framing (fetch forbids setting Host). */
-function rawRequest(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      { method: options.method ?? 'POST', headers: options.headers },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        )
-      },
-    )
-    outgoing.on('error', reject)
-    outgoing.end(options.body)
-  })
-}
+import { accept, initialize, initializeBody, post, rawRequest, serve } from './helpers.js'
 
 function jsonRpcError(text: string): { code: number; message: string } {
   const body = JSON.parse(text) as { jsonrpc: string; id: unknown; error: { code: number; message: string } }
@@ -192,8 +165,6 @@ describe('limits and malformed input', () => {
       { jsonrpc: '2.0', id: null, method: 'tools/list' },
       { jsonrpc: '2.0', id: 1.5, method: 'tools/list' },
       { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1, 2] },
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { progressToken: {} } } },
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true },
       { jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' },
       { jsonrpc: '2.0', id: 1, result: 'not an object' },
     ]
@@ -202,6 +173,43 @@ describe('limits and malformed input', () => {
       expect(response.status).toBe(400)
       expect((response.json as { error: { code: number } }).error.code).toBe(-32600)
     }
+  })
+
+  test('well-formed requests with bad params get -32602 with a one-line reason; unknown members are ignored', async () => {
+    const server = await serve(createDemoRegistry())
+    const { headers } = await initialize(server.url)
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { progressToken: {} } } },
+        /progressToken/,
+      ],
+      [
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: 'str' } },
+        /'arguments' must be an object/,
+      ],
+      [
+        { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'loud' } },
+        /'level' must be one of/,
+      ],
+      [
+        // A million nested arrays inside an argument (sent as text: JSON.stringify would overflow).
+        `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}}}`,
+        /nest at most/,
+      ],
+    ]
+    for (const [body, reason] of cases) {
+      const response = await post(server.url, body, headers)
+      const error = (response.json as { error: { code: number; message: string } }).error
+      expect(error.code).toBe(-32602)
+      expect(error.message).toMatch(reason)
+      expect(error.message).not.toMatch(/\n/)
+    }
+    const extra = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', extra: true },
+      headers,
+    )
+    expect((extra.json as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0)
   })
 
   test('wrong media types: 415 for the body, 406 for Accept', async () => {

@@ -6,7 +6,17 @@ import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../src/demo.js'
 import { createHttpHandler } from '../src/http-handler.js'
 import { createToolRegistry } from '../src/registry.js'
-import { eventually, initialize, initializeBody, post, sdkClient, serve, sleep, stop } from './helpers.js'
+import {
+  eventually,
+  holdStream,
+  initialize,
+  initializeBody,
+  post,
+  sdkClient,
+  serve,
+  sleep,
+  stop,
+} from './helpers.js'
 
 const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' }
 
@@ -32,36 +42,44 @@ describe('session lifecycle', () => {
     expect((await post(server.url, list, headers)).status).toBe(404)
   })
 
-  test('a session with an open stream or a call in flight does not expire', async () => {
+  test('a call in flight keeps a session; an open GET stream does not, and it is ended with the session', async () => {
     let release: () => void = () => {}
     const registry = createToolRegistry().tool({
       name: 'wait',
       handler: () => new Promise<string>((resolve) => (release = () => resolve('done'))),
     })
-    const server = await serve(registry, { sessionIdleMs: 100 })
+    const server = await serve(registry, { sessionIdleMs: 300 })
     const { headers } = await initialize(server.url)
+    const stream = await holdStream(server.url, headers)
     const call = post(
       server.url,
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait' } },
       headers,
     )
     await eventually(() => server.handler.stats().inFlight === 1)
-    await sleep(400)
+    await sleep(900)
     expect(server.handler.stats().sessions).toBe(1)
     release()
     expect((await call).json).toMatchObject({ result: { content: [{ text: 'done' }] } })
+    // Idle counts from the end of the last request; the open stream does not hold the session.
+    expect(server.handler.stats().streams).toBe(1)
     await eventually(() => server.handler.stats().sessions === 0)
+    await stream.ended
+    expect(server.handler.stats().streams).toBe(0)
+    expect((await post(server.url, list, headers)).status).toBe(404)
   })
 
   test('at the session cap initialize gets 503; a freed slot can be used again', async () => {
-    const server = await serve(createDemoRegistry(), { maxSessions: 2 })
+    const server = await serve(createDemoRegistry(), { maxSessions: 2, maxSessionsPerClient: 10 })
     const first = await initialize(server.url)
     await initialize(server.url)
     const refused = await post(server.url, initializeBody)
     expect(refused.status).toBe(503)
-    expect(refused.headers.get('retry-after')).toBe('5')
+    // Retry-After: when the first idle session expires (the default idle time is 600 s).
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(590)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(600)
     expect((refused.json as { error: { message: string } }).error.message).toBe(
-      'Service Unavailable: too many sessions (limit 2)',
+      'Service Unavailable: too many sessions on this server (limit 2); retry later',
     )
     const deleted = await fetch(server.url, { method: 'DELETE', headers: first.headers })
     expect(deleted.status).toBe(200)

@@ -1,11 +1,14 @@
-// Every command of the CLI, in the order `--help` lists them.
+// Every command of the CLI, in the order `--help` lists them. Each folder holds one command's
+// flags (the yargs module), its run function and its rendering; heavy code loads in the handler.
 
-import * as cat from './cat.js'
-import * as head from './head.js'
-import * as inspect from './inspect.js'
-import * as profile from './profile.js'
-import * as put from './put.js'
-import * as serve from './serve.js'
-import * as tail from './tail.js'
+import * as auth from './auth/command.js'
+import * as cat from './call/cat.js'
+import * as head from './call/head.js'
+import * as tail from './call/tail.js'
+import * as inspect from './inspect/command.js'
+import * as profile from './profile/command.js'
+import * as put from './put/command.js'
+import * as serve from './serve/command.js'
+import * as watch from './watch/command.js'
 
-export const commands = [inspect, cat, head, tail, put, profile, serve]
+export const commands = [inspect, cat, head, tail, put, watch, profile, auth, serve]

@@ -16,7 +16,8 @@ import { readMemoryKib } from '../run-process.js'
 function serverCommand(context, kind, { maxSessions } = {}) {
   if (kind === 'kit') {
     const args = [context.kitBin, 'serve', '--port', '0']
-    if (maxSessions) args.push('--max-sessions', String(maxSessions))
+    if (maxSessions)
+      args.push('--max-sessions', String(maxSessions), '--max-sessions-per-client', String(maxSessions))
     return { label: 'mcp-kit serve', command: context.node, args, env: context.env }
   }
   const script = kind === 'sdk' ? context.anchors.sdkHttpServer : context.anchors.bareHttpServer

@@ -1,0 +1,8 @@
+// What every command handler receives besides its flags: the Io to use and a place for its exit code.
+
+import type { Io } from './io.js'
+
+export interface CommandContext {
+  io: Io
+  result: { exitCode: number }
+}

@@ -1,0 +1,21 @@
+// `mcp-kit head <ref> [key=value…]` — print the first N records (the session closes as soon as it has them).
+
+import type { Argv } from 'yargs'
+import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
+
+export const command = 'head <reference> [arguments..]'
+export const describe = 'Print the first N records (the session closes as soon as it has them)'
+
+export function builder(yargs: Argv) {
+  return recordCommandOptions(
+    callOptions(yargs).option('n', {
+      type: 'number',
+      default: 10,
+      describe: 'How many records',
+      group: 'Output:',
+    }),
+    'head',
+  )
+}
+
+export const handler = recordCommandHandler('head')

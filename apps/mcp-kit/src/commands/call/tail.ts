@@ -1,0 +1,21 @@
+// `mcp-kit tail <ref> [key=value…]` — print the last N records.
+
+import type { Argv } from 'yargs'
+import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
+
+export const command = 'tail <reference> [arguments..]'
+export const describe = 'Print the last N records'
+
+export function builder(yargs: Argv) {
+  return recordCommandOptions(
+    callOptions(yargs).option('n', {
+      type: 'number',
+      default: 10,
+      describe: 'How many records',
+      group: 'Output:',
+    }),
+    'tail',
+  )
+}
+
+export const handler = recordCommandHandler('tail')

@@ -1,8 +1,0 @@
-// What every command handler receives besides its flags: the Io to use and a place for its exit code.
-
-import type { Io } from '../io.js'
-
-export interface CommandContext {
-  io: Io
-  result: { exitCode: number }
-}

@@ -1,0 +1,80 @@
+// The JSON document `mcp-kit inspect --format json` prints: one stable shape for scripts.
+
+import type { Prompt, Resource, ResourceTemplate, Session, Tool } from '@mcp-kit/client'
+
+export interface InspectDocument {
+  reference: string
+  server: { name: string; version: string; title?: string }
+  protocolVersion: string
+  /** `modern` (2026-07-28, stateless) or `legacy` (an initialized 2025-era session). */
+  era: string
+  /** 2026-07-28 cache hints by method: how long results stay fresh, and who may share them. */
+  cacheHints?: Record<string, { ttlMs: number; scope: string }>
+  transport: string
+  launch: string
+  capabilities: Record<string, unknown>
+  instructions?: string
+  schemaHash: string
+  tools: Tool[]
+  resources: Resource[]
+  resourceTemplates: ResourceTemplate[]
+  prompts: Prompt[]
+  errors?: Array<{ list: string; code: string; message: string }>
+}
+
+type ListName = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
+
+/** Lists everything the server advertises, concurrently; a failing list is reported, not fatal. */
+export async function collectInspectDocument(
+  session: Session,
+  reference: string,
+  launch: string,
+): Promise<InspectDocument> {
+  const capabilities = session.capabilities
+  const errors: NonNullable<InspectDocument['errors']> = []
+  const attempt = async <T>(list: ListName, advertised: boolean, run: () => Promise<T[]>): Promise<T[]> => {
+    if (!advertised) return []
+    try {
+      return await run()
+    } catch (error) {
+      const failure = error as { code?: string; message?: string }
+      // Cancellation and timeouts are the command's failure, not one list's.
+      if (failure.code === 'cancelled' || failure.code === 'timeout' || failure.code === 'connect_failed')
+        throw error
+      // Many servers with resources have no templates and answer "method not found": that is an empty list.
+      if (
+        list === 'resourceTemplates' &&
+        (error as { details?: { rpcCode?: number } }).details?.rpcCode === -32601
+      )
+        return []
+      errors.push({ list, code: failure.code ?? 'internal', message: failure.message ?? String(error) })
+      return []
+    }
+  }
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    attempt('tools', capabilities.tools !== undefined, () => session.listTools()),
+    attempt('resources', capabilities.resources !== undefined, () => session.listResources()),
+    attempt('resourceTemplates', capabilities.resources !== undefined, () => session.listResourceTemplates()),
+    attempt('prompts', capabilities.prompts !== undefined, () => session.listPrompts()),
+  ])
+  const { hashTools } = await import('@mcp-kit/schema')
+  const { name, version, title } = session.serverInfo
+  const document: InspectDocument = {
+    reference,
+    server: title === undefined ? { name, version } : { name, version, title },
+    protocolVersion: session.protocolVersion,
+    era: session.era,
+    transport: session.transportKind,
+    launch,
+    capabilities: capabilities as Record<string, unknown>,
+    schemaHash: hashTools(tools),
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+  }
+  if (session.cacheHints.size > 0) document.cacheHints = Object.fromEntries(session.cacheHints)
+  if (session.instructions) document.instructions = session.instructions
+  if (errors.length > 0) document.errors = errors
+  return document
+}

@@ -1,0 +1,149 @@
+// `mcp-kit profile <subcommand>` — create, list, info, version, validate, diff, update, import.
+
+import type { Argv } from 'yargs'
+import type { CommandContext } from '../../cli/command-context.js'
+import { connectionFlags } from '../../session/connection-flags.js'
+
+type Runner = (args: never, io: CommandContext['io']) => Promise<number>
+
+/** A subcommand's handler: loads its module (and the heavy code it needs) only when it runs. */
+function run<Module>(load: () => Promise<Module>, pick: (module: Module) => Runner) {
+  return async (argv: unknown) => {
+    const context = argv as CommandContext
+    const runner = pick(await load())
+    context.result.exitCode = await runner(argv as never, context.io)
+  }
+}
+
+const format = {
+  choices: ['text', 'json'] as const,
+  default: 'text' as const,
+  describe: 'text for people, json for scripts',
+}
+
+export const command = 'profile <command>'
+export const describe =
+  'Save servers as profiles, and check them against the live server (create, list, info, version, validate, diff, update, import)'
+
+export function builder(yargs: Argv) {
+  return yargs
+    .command(
+      'create <name>',
+      'Connect to --from <reference>, and save its launch settings and tool schemas as profile <name>',
+      (command: Argv) =>
+        command
+          .positional('name', { type: 'string', demandOption: true })
+          .option('from', {
+            type: 'string',
+            demandOption: true,
+            describe: 'The reference to save (mcp+npx://…, mcp+http://…, @other)',
+          })
+          .option('project', {
+            type: 'boolean',
+            describe: 'Write to ./.mcp-kit instead of the user directory',
+          })
+          .option('force', { type: 'boolean', describe: 'Replace an existing profile of that name' })
+          .options(connectionFlags)
+          .example(
+            '$0 profile create everything --from mcp+npx://@modelcontextprotocol/server-everything',
+            '',
+          ),
+      run(
+        () => import('./create.js'),
+        (module) => module.runProfileCreate,
+      ),
+    )
+    .command(
+      'list',
+      'List every profile: name, scope, transport, schema hash, path',
+      (command: Argv) => command.option('format', format),
+      run(
+        () => import('./list.js'),
+        (module) => module.runProfileList,
+      ),
+    )
+    .command(
+      'info <profile>',
+      "Show a profile's launch settings, schema record and tools",
+      (command: Argv) =>
+        command.positional('profile', { type: 'string', demandOption: true }).option('format', format),
+      run(
+        () => import('./list.js'),
+        (module) => module.runProfileInfo,
+      ),
+    )
+    .command(
+      'version <reference>',
+      "Print the hash of a server's tool schemas (a profile or a naked reference)",
+      (command: Argv) =>
+        command.positional('reference', { type: 'string', demandOption: true }).options(connectionFlags),
+      run(
+        () => import('./compare.js'),
+        (module) => module.runProfileVersion,
+      ),
+    )
+    .command(
+      'validate <profile>',
+      'Exit 0 when the live tools match the profile (or changed without breaking it), 5 on a breaking change',
+      (command: Argv) =>
+        command
+          .positional('profile', { type: 'string', demandOption: true })
+          .option('strict', { type: 'boolean', describe: 'Any change fails, not only breaking ones' })
+          .options(connectionFlags),
+      run(
+        () => import('./compare.js'),
+        (module) => module.runProfileValidate,
+      ),
+    )
+    .command(
+      'diff <profile>',
+      'List each change between the profile and the live tools, with its class; exit 5 when any breaks',
+      (command: Argv) =>
+        command
+          .positional('profile', { type: 'string', demandOption: true })
+          .option('format', format)
+          .options(connectionFlags),
+      run(
+        () => import('./compare.js'),
+        (module) => module.runProfileDiff,
+      ),
+    )
+    .command(
+      'update <profile>',
+      "Show the diff, then rewrite the profile's stored schemas and hash (asks on a terminal)",
+      (command: Argv) =>
+        command
+          .positional('profile', { type: 'string', demandOption: true })
+          .option('yes', { type: 'boolean', alias: 'y', describe: 'Do not ask' })
+          .options(connectionFlags),
+      run(
+        () => import('./update.js'),
+        (module) => module.runProfileUpdate,
+      ),
+    )
+    .command(
+      'import [file]',
+      'Import the servers of a Claude Desktop, Claude Code, Cursor, Windsurf or VS Code config as profiles',
+      (command: Argv) =>
+        command
+          .positional('file', { type: 'string', describe: 'The config file' })
+          .option('only', { type: 'string', array: true, describe: 'Import only these servers' })
+          .option('discover', { type: 'boolean', describe: 'Find the config files in their usual places' })
+          .option('project', {
+            type: 'boolean',
+            describe: 'Write to ./.mcp-kit instead of the user directory',
+          })
+          .option('force', { type: 'boolean', describe: 'Replace existing profiles of the same names' })
+          .option('quiet', { type: 'boolean', alias: 'q' })
+          .example('$0 profile import ~/.config/Claude/claude_desktop_config.json', ''),
+      run(
+        () => import('./import.js'),
+        (module) => module.runProfileImport,
+      ),
+    )
+    .demandCommand(1, 'Say which profile command to run.')
+}
+
+export async function handler(): Promise<void> {
+  // Every subcommand has its own handler.
+}

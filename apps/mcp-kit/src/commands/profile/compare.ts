@@ -1,0 +1,140 @@
+// `mcp-kit profile version|validate|diff`: the live server's tools against a profile's stored ones.
+
+import type { Session, Tool } from '@mcp-kit/client'
+import type { Profile, ProfileDocument, ResolvedReference } from '@mcp-kit/profiles'
+import type { ToolChange } from '@mcp-kit/schema'
+import { CliError } from '../../cli/errors.js'
+import { exitCodes } from '../../cli/exit-codes.js'
+import { type Io, writeLine } from '../../cli/io.js'
+import { sanitizeLine } from '../../output/sanitize.js'
+import { writeJson } from '../../output/write-records.js'
+import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { openSession } from '../../session/open-session.js'
+import { resolveForCli } from '../../session/reference.js'
+import { describeChanges } from '../../session/schema-check.js'
+import { profileName } from './locations.js'
+
+export interface VersionArguments extends ConnectionArguments {
+  reference: string
+}
+
+export async function liveTools(
+  resolved: ResolvedReference,
+  args: ConnectionArguments,
+  io: Io,
+): Promise<Tool[]> {
+  const session: Session = await openSession(resolved, args, io)
+  try {
+    return await session.listTools()
+  } finally {
+    await session.close()
+  }
+}
+
+export async function runProfileVersion(args: VersionArguments, io: Io): Promise<number> {
+  const { hashTools } = await import('@mcp-kit/schema')
+  const resolved = await resolveForCli(args.reference, io)
+  await writeLine(io.stdout, hashTools(await liveTools(resolved, args, io)))
+  return exitCodes.ok
+}
+
+export interface Comparison {
+  profile: Profile
+  document: ProfileDocument
+  resolved: ResolvedReference
+  tools: Tool[]
+  storedHash: string | undefined
+  liveHash: string
+  changes: ToolChange[]
+}
+
+export async function compare(reference: string, args: ConnectionArguments, io: Io): Promise<Comparison> {
+  const { loadProfileDocument, storedTools } = await import('@mcp-kit/profiles')
+  const { diffTools, hashTools } = await import('@mcp-kit/schema')
+  const name = profileName(reference)
+  const resolved = await resolveForCli(`@${name}`, io)
+  const profile = resolved.profile as Profile
+  const document = await loadProfileDocument(profile)
+  const stored = storedTools(document.tools)
+  if (stored.length === 0 && document.meta.schema_hash === undefined) {
+    throw new CliError(
+      'usage',
+      `profile @${name} has no stored tool schemas to compare with; run 'mcp-kit profile update @${name}' to record them`,
+    )
+  }
+  const tools = await liveTools(resolved, args, io)
+  return {
+    profile,
+    document,
+    resolved,
+    tools,
+    storedHash: document.meta.schema_hash,
+    liveHash: hashTools(tools),
+    changes: diffTools(stored, tools),
+  }
+}
+
+export interface ValidateArguments extends ConnectionArguments {
+  profile: string
+  strict?: boolean
+}
+
+export async function runProfileValidate(args: ValidateArguments, io: Io): Promise<number> {
+  const comparison = await compare(args.profile, args, io)
+  const name = `@${comparison.profile.location.name}`
+  const breaking = comparison.changes.filter((change) => change.class === 'breaking')
+  if (comparison.changes.length === 0) {
+    await writeLine(io.stdout, `${name}: the live tools match the profile (${comparison.liveHash})`)
+    return exitCodes.ok
+  }
+  const failed = breaking.length > 0 || args.strict === true
+  const verdict =
+    breaking.length > 0 ? `${breaking.length} breaking` : `${comparison.changes.length} non-breaking`
+  await writeLine(
+    io.stdout,
+    [
+      `${name}: the tools changed (${verdict}):`,
+      ...describeChanges(comparison.changes).map((line) => `  ${line}`),
+    ].join('\n'),
+  )
+  if (failed && !args.quiet)
+    io.stderr.write(
+      `mcp-kit: ${name} does not match the server${args.strict && breaking.length === 0 ? ' (--strict)' : ''}\n`,
+    )
+  return failed ? exitCodes.schemaChanged : exitCodes.ok
+}
+
+export interface DiffArguments extends ConnectionArguments {
+  profile: string
+  format: 'text' | 'json'
+}
+
+export async function runProfileDiff(args: DiffArguments, io: Io): Promise<number> {
+  const comparison = await compare(args.profile, args, io)
+  const { summarizeChanges } = await import('@mcp-kit/schema')
+  const breaking = comparison.changes.some((change) => change.class === 'breaking')
+  if (args.format === 'json') {
+    await writeJson(
+      io,
+      {
+        profile: comparison.profile.location.name,
+        storedHash: comparison.storedHash ?? null,
+        liveHash: comparison.liveHash,
+        summary: summarizeChanges(comparison.changes),
+        changes: comparison.changes,
+      },
+      2,
+    )
+  } else if (comparison.changes.length === 0) {
+    await writeLine(io.stdout, 'no changes')
+  } else {
+    const width = Math.max(...comparison.changes.map((change) => change.class.length))
+    await writeLine(
+      io.stdout,
+      comparison.changes
+        .map((change) => `${change.class.padEnd(width)}  ${sanitizeLine(change.message)}`)
+        .join('\n'),
+    )
+  }
+  return breaking ? exitCodes.schemaChanged : exitCodes.ok
+}

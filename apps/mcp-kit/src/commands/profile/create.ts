@@ -1,0 +1,119 @@
+// `mcp-kit profile create <name> --from <ref>`, and `--save <name>` on inspect and cat: a profile
+// from a reference, with the live tools' schemas and hash; secrets become ${NAME} placeholders.
+
+import type { Tool } from '@mcp-kit/client'
+import type { ProfileMeta, ResolvedReference } from '@mcp-kit/profiles'
+import { CliError } from '../../cli/errors.js'
+import { exitCodes } from '../../cli/exit-codes.js'
+import { type Io, writeLine } from '../../cli/io.js'
+import { writeDiagnostic } from '../../output/diagnostics.js'
+import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { openSession } from '../../session/open-session.js'
+import { resolveForCli } from '../../session/reference.js'
+import { writeRoot } from './locations.js'
+import { buildDocument, launchMeta } from './profile-document.js'
+
+export interface CreateArguments extends ConnectionArguments {
+  name: string
+  from: string
+  project?: boolean
+  force?: boolean
+}
+
+/** The launch fields of a profile document, as written (placeholders stay placeholders). */
+function launchFields(meta: ProfileMeta): ProfileMeta {
+  const fields = [
+    'description',
+    'transport',
+    'command',
+    'args',
+    'env',
+    'cwd',
+    'url',
+    'headers',
+    'tool_filter',
+    'concurrency',
+  ] as const
+  const result: ProfileMeta = {}
+  for (const field of fields)
+    if (meta[field] !== undefined) (result as Record<string, unknown>)[field] = meta[field]
+  if (Array.isArray(meta.tools) || meta.tools === null) result.tools = meta.tools
+  return result
+}
+
+/** Writes a profile for `resolved` with the live `tools`; secrets become ${NAME} placeholders. */
+export async function saveProfile(
+  name: string,
+  resolved: ResolvedReference,
+  tools: readonly Tool[],
+  args: ConnectionArguments & { project?: boolean; force?: boolean },
+  io: Io,
+  source: string,
+  announce: (text: string) => Promise<void> = (text) => writeLine(io.stdout, text),
+): Promise<number> {
+  const { assertValidName, loadProfileDocument, writeProfile } = await import('@mcp-kit/profiles')
+  const { hashTools } = await import('@mcp-kit/schema')
+  assertValidName(name, 'profile')
+  let meta: ProfileMeta
+  let placeholders: Array<{ where: string; variable: string }> = []
+  if (resolved.profile) {
+    meta = launchFields((await loadProfileDocument(resolved.profile)).meta)
+  } else {
+    const env = [
+      ...(args.env ?? []).map((pair) => pair.slice(0, pair.indexOf('='))),
+      ...(args['pass-env'] ?? []).filter((name) => !name.includes('*')),
+    ]
+    const headers = (args.header ?? []).map((header) => header.slice(0, header.indexOf(':')).trim())
+    ;({ meta, placeholders } = launchMeta(resolved, { env, headers }, io.cwd))
+    // Only the part before '?': the query may carry env.NAME=secret values.
+    meta = { description: `Created by mcp-kit from ${source.split('?')[0]}`, ...meta }
+  }
+  const document = await buildDocument(meta, tools, hashTools(tools), new Date())
+  const { root, scope } = await writeRoot(io, args.project)
+  const location = await writeProfile(name, document, { root, scope, force: args.force })
+  await announce(
+    `saved profile @${name} (${tools.length} tools, ${document.meta.schema_hash}) in ${location.path}`,
+  )
+  if (placeholders.length > 0) {
+    const list = placeholders
+      .map((placeholder) => `${placeholder.where} as \${${placeholder.variable}}`)
+      .join(', ')
+    const variables = placeholders.map((placeholder) => placeholder.variable).join(', ')
+    await announce(
+      `secrets are not stored: wrote ${list}; set ${variables} in the environment when you use @${name}`,
+    )
+  }
+  const globs = (args['pass-env'] ?? []).filter((pattern) => pattern.includes('*'))
+  if (globs.length > 0 && !resolved.profile) {
+    await announce(
+      `--pass-env ${globs.join(' ')} is not saved (a profile names each variable): add them to "env" as \${NAME}`,
+    )
+  }
+  return exitCodes.ok
+}
+
+export async function runProfileCreate(args: CreateArguments, io: Io): Promise<number> {
+  const { assertValidName } = await import('@mcp-kit/profiles')
+  assertValidName(args.name, 'profile')
+  const resolved = await resolveForCli(args.from, io)
+  const session = await openSession(resolved, args, io)
+  try {
+    return await saveProfile(args.name, resolved, await session.listTools(), args, io, args.from)
+  } finally {
+    await session.close()
+  }
+}
+
+export async function saveUsedReference(
+  name: string,
+  resolved: ResolvedReference,
+  tools: readonly Tool[],
+  args: ConnectionArguments,
+  io: Io,
+  source: string,
+): Promise<void> {
+  if (resolved.profile)
+    throw new CliError('usage', `--save saves naked references; ${source} is already a profile`)
+  // Messages go to stderr: stdout carries the command's own output.
+  await saveProfile(name, resolved, tools, args, io, source, async (text) => writeDiagnostic(io, text))
+}

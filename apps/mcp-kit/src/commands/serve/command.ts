@@ -1,0 +1,121 @@
+// `mcp-kit serve [module]` — serve a ToolRegistry module (or the bundled demo) over stdio or
+// Streamable HTTP. Only flags live here; the server code loads when the command runs.
+
+import type { Argv } from 'yargs'
+import type { CommandContext } from '../../cli/command-context.js'
+import type { ServeArguments } from './run-serve.js'
+
+export const command = 'serve [module]'
+export const describe =
+  'Serve a ToolRegistry module (default: the bundled demo) over stdio or Streamable HTTP'
+
+export function builder(yargs: Argv) {
+  return yargs
+    .positional('module', {
+      type: 'string',
+      describe: 'ES module whose default export is a registry (or a function returning one)',
+    })
+    .option('stdio', { type: 'boolean', describe: 'Serve over stdin/stdout (the default without --port)' })
+    .option('port', {
+      type: 'number',
+      describe: 'Serve Streamable HTTP at http://HOST:PORT/mcp (0: any free port)',
+    })
+    .option('host', { type: 'string', describe: 'Address to bind (default 127.0.0.1)' })
+    .option('token', {
+      type: 'string',
+      describe:
+        'Require Authorization: Bearer <token>. A token on the command line is visible to other ' +
+        'local users (ps): prefer --token-file or $MCP_KIT_TOKEN',
+    })
+    .option('token-file', {
+      type: 'string',
+      describe: 'Read the bearer token from this file (one trailing newline is ignored)',
+    })
+    .option('auth-issuer', {
+      type: 'string',
+      describe:
+        'Require OAuth access tokens (JWT) from this authorization server; tools with scopes need them',
+    })
+    .option('auth-audience', {
+      type: 'string',
+      array: true,
+      describe: "Accepted token audiences (default: the endpoint's public URL)",
+    })
+    .option('auth-scope', {
+      type: 'string',
+      array: true,
+      describe: 'A scope every request needs (besides the scopes of each tool)',
+    })
+    .option('public-url', {
+      type: 'string',
+      describe: 'The endpoint as clients reach it, e.g. behind a proxy (the OAuth resource)',
+    })
+    .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
+    .option('allow-origin', {
+      type: 'string',
+      array: true,
+      describe: "Also accept browser requests from this Origin ('*': any)",
+    })
+    .option('allow-host', {
+      type: 'string',
+      array: true,
+      describe: "Also accept this Host header, e.g. when binding 0.0.0.0 ('*': any)",
+    })
+    .option('max-sessions', { type: 'number', describe: 'Live sessions allowed at once (default 1000)' })
+    .option('max-sessions-per-client', {
+      type: 'number',
+      describe: 'Live sessions one client may hold (default a quarter of --max-sessions)',
+    })
+    .option('session-idle', {
+      type: 'number',
+      describe: 'Close sessions idle this many seconds (default 600)',
+    })
+    .option('session-lifetime', {
+      type: 'number',
+      describe: 'Close sessions this many seconds after they start (default 86400; 0: never)',
+    })
+    .option('max-connections', {
+      type: 'number',
+      describe: 'Open connections allowed at once (default: below the open-file limit; 0: no cap)',
+    })
+    .option('headers-timeout', {
+      type: 'number',
+      describe: "Seconds a request's headers may take to arrive (default 10)",
+    })
+    .option('body-timeout', {
+      type: 'number',
+      describe: "Seconds a request's body may take to arrive, then 408 (default 10; 0: no limit)",
+    })
+    .option('body-limit', {
+      type: 'string',
+      describe: 'Largest request body, e.g. 4MiB, 512KiB (default 4MiB)',
+    })
+    .option('shutdown-grace', {
+      type: 'number',
+      describe: 'Seconds in-flight calls get to finish on SIGINT/SIGTERM (default 10)',
+    })
+    .option('trace', { type: 'string', describe: 'Append one NDJSON trace entry per call to this file' })
+    .option('trace-redact-args', {
+      type: 'boolean',
+      describe: 'Write argument names but not values to the trace',
+    })
+    .conflicts('stdio', 'port')
+    .conflicts('token', 'auth-issuer')
+    .conflicts('token', 'token-file')
+    .conflicts('token-file', 'auth-issuer')
+    .example('$0 serve --stdio', 'the demo registry over stdio')
+    .example('$0 serve ./tools.js --port 3000', 'your registry at http://127.0.0.1:3000/mcp')
+    .example(
+      '$0 serve ./tools.js --port 3000 --host 0.0.0.0 --allow-host my.host --token-file ~/.mcp-token',
+      'reachable from other machines, with a token',
+    )
+    .example(
+      '$0 serve ./tools.js --port 3000 --auth-issuer https://login.example.com --public-url https://tools.example.com/mcp',
+      'OAuth: tokens from that authorization server, for this server',
+    )
+}
+
+export async function handler(argv: ServeArguments & CommandContext): Promise<void> {
+  const { runServe } = await import('./run-serve.js')
+  argv.result.exitCode = await runServe(argv, argv.io)
+}

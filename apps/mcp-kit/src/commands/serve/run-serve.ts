@@ -1,0 +1,160 @@
+// `mcp-kit serve`: loads a registry module (or the demo registry) and serves it over stdio or
+// Streamable HTTP until stdin closes (stdio) or SIGINT/SIGTERM (both), then shuts down
+// gracefully. Diagnostics go to stderr; stdout carries nothing but protocol (stdio).
+
+import { createWriteStream } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
+import { CliError } from '../../cli/errors.js'
+import type { Io } from '../../cli/io.js'
+import { httpOnlyFlags, httpOptions, positiveNumber, type ServeArguments } from './serve-options.js'
+
+export type { ServeArguments } from './serve-options.js'
+
+/**
+ * Imports `module` and returns its registry: the default export, or what a default-exported
+ * function returns. The function is given @mcp-kit/server's exports, so a module needs no
+ * dependency of its own: `export default ({ createToolRegistry }) => createToolRegistry()…`.
+ */
+export async function loadRegistry(module: string | undefined, io: Io): Promise<ToolRegistry> {
+  const server = await import('@mcp-kit/server')
+  if (module === undefined) return server.createDemoRegistry()
+  const url = pathToFileURL(resolve(io.cwd, module)).href
+  let value: unknown
+  try {
+    const exports = (await import(url)) as { default?: unknown }
+    value =
+      typeof exports.default === 'function'
+        ? await (exports.default as (api: typeof server) => unknown)(server)
+        : exports.default
+  } catch (error) {
+    throw new CliError('usage', `cannot load ${module}: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    })
+  }
+  if (!server.isToolRegistry(value)) {
+    throw new CliError(
+      'usage',
+      `${module}: the default export must be a registry from createToolRegistry() (or a function returning one)`,
+    )
+  }
+  return value
+}
+
+/** Trace entries as NDJSON appended to `--trace FILE` (buffered; flushed when serving ends). */
+function traceOptions(args: ServeArguments, io: Io): { options: RuntimeOptions; close: () => Promise<void> } {
+  if (args.trace === undefined) return { options: {}, close: async () => {} }
+  const path = resolve(io.cwd, args.trace)
+  const file = createWriteStream(path, { flags: 'a' })
+  let failed = false
+  file.on('error', (error) => {
+    if (!failed) io.stderr.write(`mcp-kit: warning: cannot write the trace file ${path}: ${error.message}\n`)
+    failed = true
+  })
+  return {
+    options: {
+      serverName: args.module ?? 'mcp-kit demo',
+      redactTraceArguments: args['trace-redact-args'] === true,
+      onTrace: (entry) => {
+        if (!failed) file.write(`${JSON.stringify(entry)}\n`)
+      },
+    },
+    close: () => new Promise<void>((resolveClose) => file.end(() => resolveClose())),
+  }
+}
+
+const loopback = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+
+async function serveHttp(
+  registry: ToolRegistry,
+  args: ServeArguments,
+  io: Io,
+  graceMs: number,
+  runtimeOptions: RuntimeOptions,
+): Promise<number> {
+  const options = httpOptions(args, io, runtimeOptions)
+  const { startHttpServer } = await import('@mcp-kit/server')
+  let running: Awaited<ReturnType<typeof startHttpServer>>
+  try {
+    running = await startHttpServer(registry, options)
+  } catch (error) {
+    if (options.auth !== undefined && /authorization server/.test((error as Error).message ?? '')) {
+      // Without the issuer's keys no token could be checked: refuse to start rather than serve open.
+      throw new CliError('connect_failed', (error as Error).message, { cause: error })
+    }
+    const code = (error as NodeJS.ErrnoException).code
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${options.port} is already in use`
+        : code === 'EACCES'
+          ? `not allowed to listen on port ${options.port}`
+          : ((error as Error).message ?? String(error))
+    throw new CliError(
+      'usage',
+      `cannot listen on ${options.host ?? '127.0.0.1'}:${options.port}: ${reason}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  const notes = [
+    options.stateless ? 'stateless' : undefined,
+    options.token === undefined ? undefined : 'bearer token required',
+    options.auth === undefined ? undefined : `OAuth tokens from ${options.auth.issuer} required`,
+  ].filter((note) => note !== undefined)
+  io.stderr.write(
+    `mcp-kit: serving ${args.module ?? 'the demo registry'} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,
+  )
+  if (!loopback.has(running.host) && options.token === undefined && options.auth === undefined) {
+    io.stderr.write(
+      `mcp-kit: warning: listening on ${running.host} without --token or --auth-issuer: anyone who can reach it can call these tools\n`,
+    )
+  }
+  await new Promise<void>((resolveStop) => {
+    if (io.signal.aborted) return resolveStop()
+    io.signal.addEventListener('abort', () => resolveStop(), { once: true })
+  })
+  const { inFlight } = running.handler.stats()
+  io.stderr.write(
+    inFlight > 0
+      ? `mcp-kit: shutting down: waiting up to ${graceMs / 1000} s for ${inFlight} call${inFlight === 1 ? '' : 's'} in flight\n`
+      : 'mcp-kit: shutting down\n',
+  )
+  await running.close({ graceMs })
+  return 0
+}
+
+export async function runServe(args: ServeArguments, io: Io): Promise<number> {
+  const graceMs = (positiveNumber(args.shutdownGrace, '--shutdown-grace') ?? 10) * 1000
+  if (args.port === undefined) {
+    const misplaced = httpOnlyFlags
+      .filter(([key]) => args[key] !== undefined && args[key] !== false)
+      .map(([, flag]) => flag)
+    if (misplaced.length > 0) {
+      throw new CliError('usage', `${misplaced.join(', ')} only apply to HTTP: add --port N`)
+    }
+  }
+  const registry = await loadRegistry(args.module, io)
+  const trace = traceOptions(args, io)
+  try {
+    if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs, trace.options)
+    if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
+      io.stderr.write(
+        'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
+      )
+    }
+    const { serveStdio } = await import('@mcp-kit/server')
+    await serveStdio(registry, {
+      ...trace.options,
+      stdin: io.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: io.signal,
+      shutdownGraceMs: graceMs,
+    })
+    return 0
+  } finally {
+    await trace.close()
+  }
+}

@@ -1,0 +1,37 @@
+// A one-line status on stderr while connecting and while long calls run — only on a TTY,
+// never with --quiet, and always cleared before anything else is written. Its text carries
+// server progress messages, so it is sanitized and clipped to the terminal's width.
+
+import type { Io } from '../cli/io.js'
+import { clip } from './sanitize.js'
+
+export interface Status {
+  update(text: string): void
+  clear(): void
+}
+
+const silent: Status = { update() {}, clear() {} }
+
+export function createStatus(io: Io, quiet: boolean | undefined): Status {
+  if (!io.stderrIsTTY || quiet) return silent
+  const columns = () => Math.max(20, ((io.stderr as { columns?: number }).columns ?? 80) - 1)
+  let shown = false
+  return {
+    update(text) {
+      io.stderr.write(`\r\u001b[2K${clip(text, columns())}`)
+      shown = true
+    },
+    clear() {
+      if (!shown) return
+      io.stderr.write('\r\u001b[2K')
+      shown = false
+    },
+  }
+}
+
+/** "3/10 step 3 of 10" from a progress notification. */
+export function describeProgress(progress: { progress: number; total?: number; message?: string }): string {
+  const amount =
+    progress.total === undefined ? String(progress.progress) : `${progress.progress}/${progress.total}`
+  return progress.message ? `${amount} ${progress.message}` : amount
+}

@@ -1,0 +1,194 @@
+// How the CLI answers a server's questions (2025-11-25 server-to-client requests and 2026-07-28
+// input_required rounds alike): elicitation forms are filled from --input/--input-json and the
+// schema's defaults, and asked on the terminal for whatever is still missing; a URL to visit is
+// shown and waited for on a terminal; roots are the working directory (or --root); sampling is
+// not offered (mcp-kit has no model). Without a terminal, a question the flags cannot answer
+// fails with `input_required` (exit 6) naming the flags that would.
+
+import { openSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { createInterface } from 'node:readline/promises'
+import { ReadStream } from 'node:tty'
+import { pathToFileURL } from 'node:url'
+import type { ElicitRequestParams, ElicitResult, InputHandler } from '@mcp-kit/client'
+import { CliError } from '../cli/errors.js'
+import type { Io } from '../cli/io.js'
+import { sanitizeLine } from '../output/sanitize.js'
+
+export interface InputArguments {
+  input?: string[]
+  'input-json'?: string
+  root?: string[]
+}
+
+type Schema = Record<string, unknown>
+type Ask = (question: string) => Promise<string>
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** --input-json (typed values) and --input name=value (strings), checked up front (exit 2). */
+export function parseInputFlags(args: InputArguments): {
+  json: Record<string, unknown>
+  strings: Record<string, string>
+} {
+  let json: Record<string, unknown> = {}
+  const strings: Record<string, string> = {}
+  if (args['input-json'] !== undefined) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(args['input-json'])
+    } catch {
+      throw new CliError('usage', '--input-json must be a JSON object, e.g. \'{"confirm": true}\'')
+    }
+    if (!isObject(parsed)) throw new CliError('usage', '--input-json must be a JSON object')
+    json = { ...parsed }
+  }
+  for (const pair of args.input ?? []) {
+    const equals = pair.indexOf('=')
+    if (equals <= 0) throw new CliError('usage', `--input ${JSON.stringify(pair)}: expected name=value`)
+    strings[pair.slice(0, equals)] = pair.slice(equals + 1)
+  }
+  return { json, strings }
+}
+
+/** A prompt on the controlling terminal (even when stdin carries data, as for `put`), if there is one. */
+function terminal(io: Io): { ask: Ask; close(): void } | undefined {
+  if (!io.stderrIsTTY) return undefined
+  let input: NodeJS.ReadableStream
+  let owned: ReadStream | undefined
+  if ((io.stdin as NodeJS.ReadStream).isTTY) input = io.stdin
+  else {
+    try {
+      owned = new ReadStream(openSync('/dev/tty', 'r'))
+      input = owned
+    } catch {
+      return undefined
+    }
+  }
+  const lines = createInterface({ input, output: io.stderr, terminal: true })
+  return {
+    ask: (question) => lines.question(question, { signal: io.signal }),
+    close: () => {
+      lines.close()
+      owned?.destroy()
+    },
+  }
+}
+
+function describeField(name: string, property: Schema, required: boolean): string {
+  const type = typeof property.type === 'string' ? property.type : 'value'
+  const choices = Array.isArray(property.enum) ? ` [${property.enum.join('/')}]` : ''
+  const text = typeof property.description === 'string' ? ` — ${sanitizeLine(property.description)}` : ''
+  return `  ${sanitizeLine(name)} (${type}${required ? ', required' : ''})${choices}${text}`
+}
+
+/** Reads one field's answer; undefined when the user kept the current value. */
+async function askField(
+  ask: Ask,
+  name: string,
+  property: Schema,
+  current: unknown,
+  required: boolean,
+  io: Io,
+) {
+  for (;;) {
+    const shown = current === undefined ? '' : ` [${sanitizeLine(JSON.stringify(current))}]`
+    const answer = (await ask(`${describeField(name, property, required)}${shown}: `)).trim()
+    if (answer === '') {
+      if (current !== undefined || !required) return current
+      io.stderr.write('    (required)\n')
+      continue
+    }
+    return answer
+  }
+}
+
+export function createInputHandler(args: InputArguments, io: Io): InputHandler {
+  const given = parseInputFlags(args)
+  const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
+    const absolute = resolve(io.cwd, path)
+    return { uri: pathToFileURL(absolute).href, name: basename(absolute) || absolute }
+  })
+
+  async function fillForm(
+    request: ElicitRequestParams & { requestedSchema?: Schema },
+  ): Promise<ElicitResult> {
+    const { ClientError } = await import('@mcp-kit/client')
+    const { coerceArguments, formatProblems, validateArguments } = await import('@mcp-kit/schema')
+    const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as Schema
+    const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, Schema>
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
+    const values: Record<string, unknown> = {}
+    for (const [name, property] of Object.entries(properties)) {
+      if (property.default !== undefined) values[name] = property.default
+    }
+    const fromStrings: Record<string, string> = {}
+    for (const name of Object.keys(properties)) {
+      if (name in given.json) values[name] = given.json[name]
+      const text = given.strings[name]
+      if (text !== undefined) fromStrings[name] = text
+    }
+    Object.assign(values, coerceArguments(fromStrings, schema))
+    const missing = () => [...required].filter((name) => values[name] === undefined)
+    const prompt = missing().length > 0 ? terminal(io) : undefined
+    if (prompt !== undefined) {
+      try {
+        io.stderr.write(`mcp-kit: the server asks: ${sanitizeLine(request.message)}\n`)
+        for (const [name, property] of Object.entries(properties)) {
+          const answer = await askField(prompt.ask, name, property, values[name], required.has(name), io)
+          if (answer === undefined) continue
+          values[name] =
+            typeof answer === 'string' ? coerceArguments({ [name]: answer }, schema)[name] : answer
+        }
+        const confirm = (await prompt.ask('Send this answer? [Y/n, d to decline] ')).trim().toLowerCase()
+        if (confirm === 'd' || confirm === 'decline') return { action: 'decline' }
+        if (confirm === 'n' || confirm === 'no') return { action: 'cancel' }
+      } finally {
+        prompt.close()
+      }
+    }
+    const absent = missing()
+    if (absent.length > 0) {
+      throw new ClientError(
+        'input_required',
+        `the server asks "${sanitizeLine(request.message)}" and needs ${absent.map((name) => `'${sanitizeLine(name)}'`).join(', ')}: run it on a terminal, or answer with --input ${sanitizeLine(absent[0] ?? 'name')}=… (or --input-json '{…}')`,
+        { details: { missing: absent } },
+      )
+    }
+    const check = validateArguments(values, schema)
+    if (!check.ok) {
+      throw new ClientError(
+        'input_required',
+        `the answer to "${sanitizeLine(request.message)}" does not fit the form: ${formatProblems(check.errors).split('\n').join('; ')}`,
+      )
+    }
+    return { action: 'accept', content: values as ElicitResult['content'] }
+  }
+
+  async function visitUrl(request: ElicitRequestParams & { url?: string }): Promise<ElicitResult> {
+    const { ClientError } = await import('@mcp-kit/client')
+    const url = sanitizeLine(String(request.url ?? ''))
+    const prompt = terminal(io)
+    if (prompt === undefined) {
+      throw new ClientError(
+        'input_required',
+        `the server asks you to open ${url} (${sanitizeLine(request.message)}); run it on a terminal to continue after visiting it`,
+      )
+    }
+    try {
+      io.stderr.write(`mcp-kit: the server asks: ${sanitizeLine(request.message)}\n  open: ${url}\n`)
+      const answer = (await prompt.ask('Press Enter once you are done (d to decline): ')).trim().toLowerCase()
+      return answer === 'd' || answer === 'decline' ? { action: 'decline' } : { action: 'accept' }
+    } finally {
+      prompt.close()
+    }
+  }
+
+  return {
+    elicit: (request) =>
+      (request as { mode?: string }).mode === 'url' ? visitUrl(request as never) : fillForm(request as never),
+    roots: async () => roots,
+  }
+}

@@ -1,0 +1,190 @@
+// Turning the connection flags into a connected session: headers, environment, timeouts, traces
+// and --verbose diagnostics become the client's ConnectOptions.
+
+import { appendFileSync } from 'node:fs'
+import type { ConnectOptions, Session } from '@mcp-kit/client'
+import type { ResolvedReference } from '@mcp-kit/profiles'
+import { parseByteSize } from '../cli/byte-size.js'
+import { CliError, isKitError } from '../cli/errors.js'
+import type { Io } from '../cli/io.js'
+import { diagnostics } from '../output/diagnostics.js'
+import { sanitizeText } from '../output/sanitize.js'
+import type { ConnectionArguments } from './connection-flags.js'
+import { createInputHandler } from './input-handler.js'
+
+const knownRevisions = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
+
+function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const value of values) {
+    const colon = value.indexOf(':')
+    const name = colon === -1 ? '' : value.slice(0, colon).trim()
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
+      throw new CliError('usage', `--header ${JSON.stringify(value)}: expected 'Name: value'`)
+    }
+    headers[name] = value.slice(colon + 1).trim()
+  }
+  return headers
+}
+
+function parseEnvironment(values: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const value of values) {
+    const equals = value.indexOf('=')
+    const name = equals === -1 ? '' : value.slice(0, equals)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value.includes('\0')) {
+      throw new CliError('usage', `--env ${JSON.stringify(value)}: expected NAME=value`)
+    }
+    env[name] = value.slice(equals + 1)
+  }
+  return env
+}
+
+export function parseSize(text: string, flag: string): number {
+  const bytes = parseByteSize(text)
+  if (bytes === undefined)
+    throw new CliError('usage', `${flag} ${JSON.stringify(text)}: expected a size like 16MiB or 1048576`)
+  return bytes
+}
+
+function seconds(value: number | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!Number.isFinite(value) || value <= 0)
+    throw new CliError('usage', `${flag} must be a positive number of seconds`)
+  return Math.round(value * 1000)
+}
+
+export function connectOptions(
+  args: ConnectionArguments,
+  io: Io,
+  extra: Partial<ConnectOptions> = {},
+): ConnectOptions {
+  const say = diagnostics(io, args)
+  const protocol = args.protocol ?? 'auto'
+  if (protocol !== 'auto' && !knownRevisions.includes(protocol)) {
+    throw new CliError(
+      'usage',
+      `--protocol ${JSON.stringify(protocol)}: expected auto or one of ${knownRevisions.join(', ')}`,
+    )
+  }
+  const options: ConnectOptions = {
+    protocol,
+    input: createInputHandler(args, io),
+    connectTimeoutMs: seconds(args['connect-timeout'], '--connect-timeout'),
+    callTimeoutMs: seconds(args.timeout, '--timeout'),
+    totalTimeoutMs: seconds(args['max-time'], '--max-time'),
+    headers: parseHeaders(args.header ?? []),
+    env: parseEnvironment(args.env ?? []),
+    passEnv: args['pass-env'] ?? [],
+    maxMessageBytes: parseSize(args['max-message-size'], '--max-message-size'),
+    signal: io.signal,
+    cwd: io.cwd,
+    parentEnv: io.env,
+    redactTraceArguments: args['trace-redact-args'] === true,
+    onDiagnostic: say.verbose,
+    onLog: args.verbose
+      ? (log) =>
+          say.verbose(
+            `server log (${log.level}): ${typeof log.data === 'string' ? log.data : JSON.stringify(log.data)}`,
+          )
+      : undefined,
+    // One line of the server's stderr: a tab is harmless, anything else is shown escaped.
+    onStderr: args.verbose ? (line) => io.stderr.write(`[server] ${sanitizeText(line)}\n`) : undefined,
+    ...extra,
+  }
+  if (args.trace) {
+    const file = args.trace
+    options.onTrace = (entry) => {
+      try {
+        appendFileSync(file, `${JSON.stringify(entry)}\n`)
+      } catch (error) {
+        say.warn(`cannot write the trace file ${file}: ${(error as Error).message}`)
+      }
+    }
+  }
+  return options
+}
+
+/** How to name this server in a command line: `@profile`, or its naked reference. */
+export function serverReference(resolved: ResolvedReference): string {
+  if (resolved.reference.type === 'profile') return `@${resolved.reference.profile}`
+  return resolved.server.transport === 'http' ? `mcp+${resolved.server.url}` : resolved.server.command
+}
+
+/**
+ * OAuth for an HTTP server: the user's credentials file, the client settings of the flags or the
+ * profile, and a login in the browser when a person is at a terminal (or when `interactive`).
+ */
+export async function oauthOptions(
+  resolved: ResolvedReference,
+  args: ConnectionArguments,
+  io: Io,
+  reference: string,
+  interactive = io.stderrIsTTY,
+): Promise<ConnectOptions['oauth']> {
+  const { defaultCredentialsPath, fileCredentialStore, loopbackAuthorizer } = await import('@mcp-kit/client')
+  const auth = resolved.profile?.auth
+  const clientMetadataUrl = args['client-metadata-url'] ?? auth?.client_metadata_url
+  if (clientMetadataUrl !== undefined && !clientMetadataUrl.startsWith('https://')) {
+    throw new CliError('usage', '--client-metadata-url must be an https:// URL')
+  }
+  return {
+    store: fileCredentialStore(defaultCredentialsPath(io.env)),
+    clientId: args['client-id'] ?? auth?.client_id,
+    clientSecret: args['client-secret'] ?? io.env.MCP_KIT_CLIENT_SECRET,
+    clientMetadataUrl,
+    scope: args.scope ?? auth?.scopes,
+    loginHint: `mcp-kit auth login ${reference}`,
+    authorizer: interactive
+      ? loopbackAuthorizer({
+          openBrowser: args.browser !== false,
+          signal: io.signal,
+          say: (message) => io.stderr.write(`mcp-kit: ${message}\n`),
+        })
+      : undefined,
+  }
+}
+
+/** Connects to a resolved reference's server. */
+export async function openSession(
+  resolved: ResolvedReference,
+  args: ConnectionArguments,
+  io: Io,
+  extra: Partial<ConnectOptions> = {},
+): Promise<Session> {
+  const { connect } = await import('@mcp-kit/client')
+  const oauth =
+    resolved.server.transport === 'http' && extra.oauth === undefined
+      ? await oauthOptions(resolved, args, io, serverReference(resolved))
+      : undefined
+  const options = connectOptions(args, io, {
+    toolFilter: resolved.profile?.toolFilter ?? null,
+    ...(oauth === undefined ? {} : { oauth }),
+    ...extra,
+  })
+  if (args.verbose && resolved.server.transport === 'stdio') {
+    const { buildEnvironment } = await import('@mcp-kit/client')
+    const { inherited, passed, set } = buildEnvironment({
+      parent: io.env,
+      passEnv: options.passEnv,
+      set: { ...resolved.server.env, ...options.env },
+    })
+    diagnostics(io, args).verbose(
+      `server environment: inherited ${inherited.join(', ') || '(none)'}; passed ${passed.join(', ') || '(none)'}; set ${set.join(', ') || '(none)'}`,
+    )
+  }
+  try {
+    return await connect(resolved.server, options)
+  } catch (error) {
+    // A profile's command that cannot start: say which profile file holds it.
+    const profile = resolved.profile
+    if (profile && isKitError(error) && error.code === 'launch_failed') {
+      const where = `(profile @${profile.location.name}: ${profile.location.metaPath})`
+      throw new CliError('launch_failed', `${error.message} ${where}`, {
+        details: error.details,
+        cause: error,
+      })
+    }
+    throw error
+  }
+}

@@ -1,0 +1,160 @@
+// OAuth for one HTTP server, as the Streamable HTTP transport's auth hook: every request carries
+// the stored access token; a 401 runs the MCP authorization flow through the official SDK's
+// `auth()` (protected-resource and authorization-server discovery, registration, PKCE, token
+// exchange, refresh) and a login when one is needed and possible; a 403 `insufficient_scope`
+// asks again for the union of the scopes (step-up), at most a few times. Tokens never leave this
+// module except in the Authorization header.
+
+import { ClientError } from '../errors.js'
+import type { FetchLike } from '../http/streamable-http.js'
+import { type OAuthSettings, StoreProvider } from './provider.js'
+
+export const maximumStepUps = 3
+
+export interface AuthHook {
+  headers(): Promise<Record<string, string>>
+  onUnauthorized(status: 401 | 403, response: Response): Promise<boolean>
+}
+
+export interface OAuthHookOptions extends OAuthSettings {
+  serverUrl: string
+  fetch: FetchLike
+  /** How to tell a user to log in (e.g. `mcp-kit auth login <ref>`). */
+  loginHint?: string
+  onDiagnostic?: (message: string) => void
+}
+
+function scopes(text: string | undefined): string[] {
+  return (text ?? '').split(/\s+/).filter(Boolean)
+}
+
+/** A login: the SDK's `auth()`, then, if it wants the browser, the authorizer and the code exchange. */
+export async function authorize(
+  provider: StoreProvider,
+  options: OAuthHookOptions,
+  challenge: { resourceMetadataUrl?: URL; scope?: string },
+  force = false,
+): Promise<void> {
+  const authorizer = options.authorizer
+  // Without a way to log in, only a refresh can help: do not register or start a login for nothing.
+  if (authorizer === undefined && (force || provider.tokens()?.refresh_token === undefined))
+    throw loginNeeded(options, force ? challenge.scope : undefined)
+  const sdk = await import('@modelcontextprotocol/client')
+  if (authorizer !== undefined) provider.useRedirect(await authorizer.prepare())
+  const base = {
+    serverUrl: options.serverUrl,
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+    scope: challenge.scope ?? options.scope,
+    fetchFn: options.fetch as never,
+  }
+  let result: string
+  try {
+    result = await sdk.auth(provider, { ...base, forceReauthorization: force })
+  } catch (error) {
+    throw authError(error, options)
+  }
+  if (result === 'AUTHORIZED') return
+  if (authorizer === undefined) throw loginNeeded(options)
+  const callback = await authorizer.callback()
+  const error = callback.get('error')
+  if (error !== null) {
+    const description = callback.get('error_description')
+    throw new ClientError(
+      'auth_required',
+      `the authorization server refused the login: ${error}${description ? ` (${description})` : ''}`,
+    )
+  }
+  if (callback.get('state') !== provider.expectedState) {
+    throw new ClientError(
+      'auth_required',
+      'the login callback did not carry the state this login sent (ignored)',
+    )
+  }
+  const code = callback.get('code')
+  if (code === null)
+    throw new ClientError('auth_required', 'the login callback carried no authorization code')
+  try {
+    result = await sdk.auth(provider, {
+      ...base,
+      authorizationCode: code,
+      iss: callback.get('iss') ?? undefined,
+    })
+  } catch (failure) {
+    throw authError(failure, options)
+  }
+  if (result !== 'AUTHORIZED') throw new ClientError('auth_required', 'the login did not complete')
+}
+
+function loginNeeded(options: OAuthHookOptions, scope?: string): ClientError {
+  const what = scope === undefined ? 'a login' : `a login with the scopes ${scope}`
+  return new ClientError(
+    'auth_required',
+    `${options.serverUrl} needs ${what}${options.loginHint ? `: run '${options.loginHint}'` : ''}`,
+    { details: { server: options.serverUrl } },
+  )
+}
+
+function authError(error: unknown, options: OAuthHookOptions): ClientError {
+  if (ClientError.isInstance(error)) return error
+  const message = (error as Error)?.message ?? String(error)
+  return new ClientError('auth_required', `logging in to ${options.serverUrl} failed: ${message}`, {
+    cause: error,
+  })
+}
+
+export function createOAuthHook(options: OAuthHookOptions): AuthHook & { provider: StoreProvider } {
+  const provider = new StoreProvider(options.serverUrl, options)
+  let stepUps = 0
+  let refreshing: Promise<void> | undefined
+  return {
+    provider,
+    async headers(): Promise<Record<string, string>> {
+      // An access token known to have expired is refreshed first (once for concurrent requests),
+      // saving the round trip of a 401; if that fails, the 401 path decides what happens.
+      const expiresAt = provider.expiresAt()
+      if (expiresAt !== undefined && Date.now() >= expiresAt - 5000 && provider.tokens()?.refresh_token) {
+        refreshing ??= authorize(provider, { ...options, authorizer: undefined }, {})
+          .catch(() => {})
+          .finally(() => {
+            refreshing = undefined
+          })
+        await refreshing
+      }
+      const tokens = provider.tokens()
+      return tokens === undefined ? {} : { authorization: `Bearer ${tokens.access_token}` }
+    },
+    async onUnauthorized(status, response) {
+      const { extractWWWAuthenticateParams } = await import('@modelcontextprotocol/client')
+      const challenge = extractWWWAuthenticateParams(response)
+      if (status === 403) {
+        if (challenge.error !== 'insufficient_scope') return false
+        if (stepUps >= maximumStepUps) {
+          throw new ClientError(
+            'auth_required',
+            `${options.serverUrl} still refuses after ${maximumStepUps} logins with more scopes (insufficient_scope)`,
+          )
+        }
+        stepUps += 1
+        const granted = scopes(provider.tokens()?.scope)
+        const union = [...new Set([...granted, ...scopes(challenge.scope)])].join(' ')
+        options.onDiagnostic?.(
+          `${options.serverUrl} wants more scopes (${challenge.scope ?? 'unnamed'}); logging in again`,
+        )
+        await authorize(
+          provider,
+          options,
+          { resourceMetadataUrl: challenge.resourceMetadataUrl, scope: union || undefined },
+          true,
+        )
+        return true
+      }
+      // A new challenge may name another authorization server (SEP-2352): discover afresh.
+      provider.invalidateCredentials('discovery')
+      await authorize(provider, options, {
+        resourceMetadataUrl: challenge.resourceMetadataUrl,
+        scope: challenge.scope,
+      })
+      return true
+    },
+  }
+}

@@ -1,0 +1,193 @@
+// The official SDK's OAuthClientProvider, backed by the credential store: client registrations
+// per authorization server (issuer), tokens per MCP server stamped with their issuer (a server
+// whose authorization server changed gets a fresh registration and login, SEP-2352), a
+// pre-registered client or a Client ID Metadata Document URL when given, and the loopback
+// redirect of the Authorizer. The SDK's `auth()` drives discovery, registration, PKCE, the token
+// exchange and refresh through it.
+
+import { randomBytes } from 'node:crypto'
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client'
+import type { CredentialStore, StoredClient } from './credential-store.js'
+
+/** The browser part of a login: where the authorization server sends the user back, and what it sent. */
+export interface Authorizer {
+  /** The redirect URI (a loopback URL), ready to receive the callback. */
+  prepare(): Promise<string>
+  /** Sends the user to the authorization URL (opens a browser, or prints it). */
+  open(url: URL): Promise<void>
+  /** Resolves with the callback's query parameters (code, state, iss, error). */
+  callback(): Promise<URLSearchParams>
+  close(): Promise<void>
+}
+
+export interface OAuthSettings {
+  store: CredentialStore
+  /** A pre-registered client (flags or a profile): no registration happens. */
+  clientId?: string
+  clientSecret?: string
+  /** An HTTPS URL of a Client ID Metadata Document, used as client_id where the server supports it. */
+  clientMetadataUrl?: string
+  /** Scopes to ask for (default: the server's challenge, then its scopes_supported). */
+  scope?: string
+  /** How this client names itself when it registers. */
+  clientName?: string
+  /** Runs logins; without one a command that needs a login fails (auth_required). */
+  authorizer?: Authorizer
+}
+
+const placeholderRedirect = 'http://127.0.0.1/callback'
+
+export function serverKey(url: string | URL): string {
+  const parsed = new URL(url)
+  parsed.hash = ''
+  return parsed.href
+}
+
+export class StoreProvider implements OAuthClientProvider {
+  readonly #settings: OAuthSettings
+  readonly #server: string
+  #redirectUrl: string | undefined
+  #codeVerifier: string | undefined
+  #state: string | undefined
+  #discovery: OAuthDiscoveryState | undefined
+  /** The authorization URL of the last redirect (a non-interactive run reports it). */
+  lastAuthorizationUrl: URL | undefined
+
+  constructor(serverUrl: string | URL, settings: OAuthSettings) {
+    this.#server = serverKey(serverUrl)
+    this.#settings = settings
+  }
+
+  /** Sets the loopback redirect URI of the login about to start. */
+  useRedirect(url: string): void {
+    this.#redirectUrl = url
+  }
+
+  /**
+   * The loopback redirect of the login in progress; without one, the registered placeholder: a
+   * redirect URL is what tells the SDK this is an authorization code client (its refresh path),
+   * not a client_credentials one. A login without an authorizer stops before any redirect.
+   */
+  get redirectUrl(): string {
+    return this.#redirectUrl ?? placeholderRedirect
+  }
+
+  /** When the stored access token expires (ms since the epoch), when the server said. */
+  expiresAt(): number | undefined {
+    const entry = this.#settings.store.read().tokens[this.#server]
+    const lifetime = entry?.tokens.expires_in
+    return entry === undefined || typeof lifetime !== 'number' ? undefined : entry.savedAt + lifetime * 1000
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#settings.clientMetadataUrl
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const metadata: Record<string, unknown> = {
+      client_name: this.#settings.clientName ?? 'mcp-kit',
+      redirect_uris: [this.#redirectUrl ?? placeholderRedirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      // A command-line tool is a native application (SEP-837).
+      application_type: 'native',
+    }
+    if (this.#settings.scope !== undefined) metadata.scope = this.#settings.scope
+    return metadata as unknown as OAuthClientMetadata
+  }
+
+  state(): string {
+    this.#state = randomBytes(16).toString('base64url')
+    return this.#state
+  }
+
+  /** The state of the last authorization request (the callback must carry it back). */
+  get expectedState(): string | undefined {
+    return this.#state
+  }
+
+  clientInformation(context?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    const { clientId, clientSecret } = this.#settings
+    if (clientId !== undefined) {
+      return {
+        client_id: clientId,
+        ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+      } as StoredOAuthClientInformation
+    }
+    const stored = this.#settings.store.read().clients[context?.issuer ?? '']
+    if (stored === undefined) return undefined
+    // A registration for another redirect URI (an earlier loopback port) is registered again.
+    const uris = stored.redirect_uris
+    if (this.#redirectUrl !== undefined && Array.isArray(uris) && !uris.includes(this.#redirectUrl))
+      return undefined
+    return stored as unknown as StoredOAuthClientInformation
+  }
+
+  saveClientInformation(
+    information: StoredOAuthClientInformation,
+    context?: OAuthClientInformationContext,
+  ): void {
+    if (this.#settings.clientId !== undefined) return
+    this.#settings.store.update((data) => {
+      data.clients[context?.issuer ?? ''] = information as unknown as StoredClient
+    })
+  }
+
+  tokens(context?: OAuthClientInformationContext): StoredOAuthTokens | undefined {
+    const entry = this.#settings.store.read().tokens[this.#server]
+    if (entry === undefined) return undefined
+    if (context?.issuer !== undefined && entry.issuer !== undefined && entry.issuer !== context.issuer)
+      return undefined
+    return entry.tokens as unknown as StoredOAuthTokens
+  }
+
+  saveTokens(tokens: StoredOAuthTokens, context?: OAuthClientInformationContext): void {
+    const stamped = tokens as unknown as Record<string, unknown>
+    const issuer = context?.issuer ?? (typeof stamped.issuer === 'string' ? stamped.issuer : undefined)
+    this.#settings.store.update((data) => {
+      data.tokens[this.#server] = { issuer, tokens: tokens as never, savedAt: Date.now() }
+    })
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    this.lastAuthorizationUrl = url
+    await this.#settings.authorizer?.open(url)
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.#codeVerifier = verifier
+  }
+
+  codeVerifier(): string {
+    if (this.#codeVerifier === undefined) throw new Error('no login is in progress')
+    return this.#codeVerifier
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#discovery
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'verifier') this.#codeVerifier = undefined
+    if (scope === 'discovery' || scope === 'all') this.#discovery = undefined
+    if (scope === 'tokens' || scope === 'all' || scope === 'client') {
+      this.#settings.store.update((data) => {
+        const issuer = data.tokens[this.#server]?.issuer
+        if (scope !== 'client') delete data.tokens[this.#server]
+        if (scope !== 'tokens' && issuer !== undefined) delete data.clients[issuer]
+      })
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Remembers which protocol era a server speaks, per launch spec (stdio) or endpoint (HTTP), so a
+// 2025-only server is not probed with `server/discover` on every run (spec 2026-07-28
+// versioning: clients MAY persist the verdict and re-probe if it later fails). One small JSON
+// file in the user's cache directory; any failure to read or write it just means probing again.
+
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import type { ServerSpec } from './server-spec.js'
+
+export type Era = 'legacy' | 'modern'
+
+export interface EraCache {
+  get(server: ServerSpec): Era | undefined
+  set(server: ServerSpec, era: Era): void
+}
+
+const maximumEntries = 500
+
+/** The cache file: `$MCP_KIT_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-kit`, else `~/.cache/mcp-kit`. */
+export function defaultEraCachePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const directory =
+    env.MCP_KIT_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), '.cache'), 'mcp-kit')
+  return join(directory, 'eras.json')
+}
+
+/** What identifies "the same server": its launch (command, arguments, directory) or its URL. */
+export function serverKey(server: ServerSpec): string {
+  const identity =
+    server.transport === 'stdio'
+      ? ['stdio', server.command, ...server.args, server.cwd ?? '']
+      : ['http', server.url]
+  return createHash('sha256').update(JSON.stringify(identity)).digest('base64url').slice(0, 32)
+}
+
+interface Entry {
+  era: Era
+  at: number
+}
+
+export function fileEraCache(path: string = defaultEraCachePath()): EraCache {
+  let entries: Record<string, Entry> | undefined
+  const load = (): Record<string, Entry> => {
+    if (entries !== undefined) return entries
+    try {
+      const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown
+      entries = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, Entry>) : {}
+    } catch {
+      entries = {}
+    }
+    return entries
+  }
+  return {
+    get(server) {
+      const entry = load()[serverKey(server)]
+      return entry?.era === 'legacy' || entry?.era === 'modern' ? entry.era : undefined
+    },
+    set(server, era) {
+      const all = load()
+      const key = serverKey(server)
+      if (all[key]?.era === era) return
+      all[key] = { era, at: Date.now() }
+      const keys = Object.keys(all)
+      if (keys.length > maximumEntries) {
+        keys.sort((a, b) => (all[a]?.at ?? 0) - (all[b]?.at ?? 0))
+        for (const old of keys.slice(0, keys.length - maximumEntries)) delete all[old]
+      }
+      try {
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+        const temporary = `${path}.${process.pid}.tmp`
+        writeFileSync(temporary, `${JSON.stringify(all)}\n`, { mode: 0o600 })
+        renameSync(temporary, path)
+      } catch {
+        // A read-only home or a full disk only costs a probe next time.
+      }
+    },
+  }
+}
+
+/** No memory at all (tests, `--protocol` pinned). */
+export const noEraCache: EraCache = { get: () => undefined, set: () => {} }

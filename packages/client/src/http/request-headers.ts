@@ -1,0 +1,66 @@
+// The headers of each request the Streamable HTTP transport makes, per protocol era. The caller's
+// headers (--header, the auth hook, a request's `Mcp-Param-*`) come first and the transport's own
+// win: those are derived from its state or from the message body, and a caller's copy could only
+// make them disagree with the body. Names are lower-cased, so no header goes out twice.
+
+import { encodeHeaderValue } from '@mcp-kit/schema'
+
+export type RequestKind = 'post' | 'stream' | 'delete'
+
+const ownHeaders = new Set([
+  'accept',
+  'content-type',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+  'mcp-protocol-version',
+  'mcp-session-id',
+])
+
+/** Methods whose target travels in `Mcp-Name` (2026-07-28), and the param that names it. */
+const namedMethods: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export interface RequestHeadersInput {
+  era: 'legacy' | 'modern'
+  sessionId: string | undefined
+  protocolVersion: string | undefined
+  /** Header sets from callers, later ones winning. */
+  caller: ReadonlyArray<Record<string, string> | undefined>
+  /** The JSON-RPC message a POST carries. */
+  message: Record<string, unknown> | undefined
+  kind: RequestKind
+}
+
+export function requestHeaders(input: RequestHeadersInput): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const set of input.caller) {
+    for (const [name, value] of Object.entries(set ?? {})) {
+      const key = name.toLowerCase()
+      if (!ownHeaders.has(key)) headers[key] = value
+    }
+  }
+  if (input.kind === 'post') {
+    headers.accept = 'application/json, text/event-stream'
+    headers['content-type'] = 'application/json'
+  } else if (input.kind === 'stream') headers.accept = 'text/event-stream'
+  const { message } = input
+  if (input.protocolVersion !== undefined) headers['mcp-protocol-version'] = input.protocolVersion
+  if (input.era === 'legacy') {
+    if (input.sessionId !== undefined) headers['mcp-session-id'] = input.sessionId
+  } else if (message !== undefined && typeof message.method === 'string') {
+    headers['mcp-method'] = message.method
+    const field = namedMethods[message.method]
+    const params = isObject(message.params) ? message.params : undefined
+    const name = field === undefined ? undefined : params?.[field]
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name)
+  }
+  return headers
+}

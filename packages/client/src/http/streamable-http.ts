@@ -1,0 +1,401 @@
+// The client's Streamable HTTP transport, for both protocol eras. Ours rather than the SDK's
+// because the client needs what that one cannot give: every body and SSE event bounded while it
+// streams (the same --max-message-size as stdio), the 2026-07-28 request headers (`Mcp-Method`,
+// `Mcp-Name`, `Mcp-Param-*`) and error bodies on HTTP 4xx, cancellation by closing one request's
+// stream, and no SDK load on the way (start-up is benchmarked).
+//
+// 2025-11-25 ("legacy"): the session id from the initialize answer, the version header, the
+// standalone GET stream for server-to-client messages, resumption with Last-Event-ID after a
+// stream ends early (SEP-1699), DELETE on close. 2026-07-28 ("modern"): none of that — every
+// request stands alone.
+
+import type { JSONRPCMessage } from '@modelcontextprotocol/client'
+import type { MessageTransport } from '../connection.js'
+import { ClientError } from '../errors.js'
+import { formatBytes } from '../process-transport.js'
+import { fetchWithinOrigin } from './redirects.js'
+import { type RequestKind, requestHeaders } from './request-headers.js'
+import { MessageTooLarge, readBounded, readEvents } from './sse-reader.js'
+
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
+
+/** An HTTP answer that is not a JSON-RPC message: its status decides what the client does. */
+export class HttpStatusError extends Error {
+  override readonly name = 'HttpStatusError'
+  readonly status: number
+  readonly code: number
+  readonly body: string
+  readonly headers: Headers
+  constructor(status: number, body: string, headers: Headers) {
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`)
+    this.status = status
+    this.code = status
+    this.body = body
+    this.headers = headers
+  }
+}
+
+export interface HttpTransportOptions {
+  headers?: Record<string, string>
+  fetch: FetchLike
+  /** Largest message (a JSON body, one SSE event) accepted, in bytes (default 16 MiB). */
+  maxMessageBytes?: number
+  /** Consulted on every request, and on 401/403 (retry once when it says so). */
+  auth?: {
+    headers(): Promise<Record<string, string>>
+    onUnauthorized(status: 401 | 403, response: Response): Promise<boolean>
+  }
+  onDiagnostic?: (message: string) => void
+  /** Reconnection attempts of a stream that ends before its answer (2025 SEP-1699; default 2). */
+  maxReconnects?: number
+}
+
+const errorBodyLimit = 64 * 1024
+/** Ending a session must not hold up closing for a server that never answers the DELETE. */
+const deleteTimeoutMs = 1000
+/** protocol_error for a message over the limit, worded as for stdio (the CLI shows it as it is). */
+export function messageTooLarge(limit: number, bytes: number): ClientError {
+  return new ClientError(
+    'protocol_error',
+    `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with --max-message-size`,
+    { details: { limit, bytes } },
+  )
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isJsonRpcError(value: unknown): value is { id: string | number; error: unknown } {
+  return isObject(value) && value.jsonrpc === '2.0' && isObject(value.error) && 'id' in value
+}
+
+function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, milliseconds)
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      { once: true },
+    )
+  })
+}
+
+export class HttpTransport implements MessageTransport {
+  onmessage?: (message: JSONRPCMessage) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  /** Fails one request (its stream broke, or a message was too large) without a JSON-RPC answer. */
+  onrequestfailed?: (id: number | string, error: Error) => void
+  era: 'legacy' | 'modern' = 'legacy'
+
+  readonly #url: URL
+  readonly #options: HttpTransportOptions
+  readonly #limit: number
+  readonly #closing = new AbortController()
+  readonly #requests = new Map<number | string, AbortController>()
+  #sessionId: string | undefined
+  #protocolVersion: string | undefined
+  #retryMs = 1000
+  #getStream: Promise<void> | undefined
+  #closed = false
+  #authenticating = 0
+
+  constructor(url: URL, options: HttpTransportOptions) {
+    this.#url = url
+    this.#options = options
+    this.#limit = options.maxMessageBytes ?? 16 * 1024 * 1024
+  }
+
+  get sessionId(): string | undefined {
+    return this.#sessionId
+  }
+
+  authenticating(): boolean {
+    return this.#authenticating > 0
+  }
+
+  async start(): Promise<void> {}
+
+  setProtocolVersion(version: string | undefined): void {
+    this.#protocolVersion = version
+  }
+
+  /** 2026-07-28 cancellation: close the request's response stream. */
+  abortRequest(id: number | string): void {
+    this.#requests.get(id)?.abort()
+    this.#requests.delete(id)
+  }
+
+  async send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void> {
+    if (this.#closed) throw new ClientError('connect_failed', 'the connection is closed')
+    const value = message as unknown as Record<string, unknown>
+    const id = typeof value.method === 'string' && 'id' in value ? (value.id as number | string) : undefined
+    // 2025: a cancelled request's stream carries nothing more worth reading (or resuming).
+    if (value.method === 'notifications/cancelled' && isObject(value.params)) {
+      const cancelled = value.params.requestId
+      if (typeof cancelled === 'number' || typeof cancelled === 'string') this.abortRequest(cancelled)
+    }
+    const controller = new AbortController()
+    const stop = () => controller.abort()
+    this.#closing.signal.addEventListener('abort', stop, { once: true })
+    if (id !== undefined) this.#requests.set(id, controller)
+    try {
+      const response = await this.#post(message, value, options?.headers, controller.signal)
+      if (response === undefined) return
+      // Streams are read in the background: send() resolves once the answer has begun.
+      void this.#consume(response, id, controller).finally(() => {
+        this.#closing.signal.removeEventListener('abort', stop)
+        if (id !== undefined && this.#requests.get(id) === controller) this.#requests.delete(id)
+      })
+    } catch (error) {
+      this.#closing.signal.removeEventListener('abort', stop)
+      if (id !== undefined) this.#requests.delete(id)
+      throw error
+    }
+  }
+
+  /** 2025-11-25: ends the session on the server (DELETE); errors do not matter. */
+  async terminateSession(): Promise<void> {
+    if (this.era !== 'legacy' || this.#sessionId === undefined) return
+    await this.#fetch({
+      method: 'DELETE',
+      headers: await this.#headers(undefined, 'delete'),
+      signal: AbortSignal.timeout(deleteTimeoutMs),
+    })
+      .then((response) => response.body?.cancel())
+      .catch(() => {})
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.#closing.abort()
+    this.onclose?.()
+  }
+
+  async #headers(
+    message: Record<string, unknown> | undefined,
+    kind: RequestKind,
+    extra?: Record<string, string>,
+  ): Promise<Record<string, string>> {
+    return requestHeaders({
+      era: this.era,
+      sessionId: this.#sessionId,
+      protocolVersion: this.#protocolVersion,
+      caller: [this.#options.headers, await this.#options.auth?.headers(), extra],
+      message,
+      kind,
+    })
+  }
+
+  /** fetch within the origin; a server that cannot be reached is connect_failed, as at connect time. */
+  async #fetch(init: RequestInit): Promise<Response> {
+    try {
+      return await fetchWithinOrigin(this.#options.fetch, this.#url, init)
+    } catch (error) {
+      if (init.signal?.aborted) throw error
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause
+      const reason =
+        cause?.code === 'ECONNREFUSED' ? 'connection refused' : (cause?.message ?? (error as Error).message)
+      throw new ClientError('connect_failed', `cannot connect to ${this.#url.href}: ${reason}`, {
+        details: { errno: cause?.code },
+        cause: error,
+      })
+    }
+  }
+
+  /** POSTs one message; undefined when there is nothing to read (202). */
+  async #post(
+    message: JSONRPCMessage,
+    value: Record<string, unknown>,
+    extra: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<Response | undefined> {
+    const body = JSON.stringify(message)
+    for (let attempt = 1; ; attempt++) {
+      const headers = await this.#headers(value, 'post', extra)
+      const response = await this.#fetch({ method: 'POST', headers, body, signal })
+      if ((response.status === 401 || response.status === 403) && attempt === 1 && this.#options.auth) {
+        this.#authenticating += 1
+        let retry: boolean
+        try {
+          retry = await this.#options.auth.onUnauthorized(response.status, response)
+        } finally {
+          this.#authenticating -= 1
+        }
+        if (retry) {
+          await response.body?.cancel().catch(() => {})
+          continue
+        }
+      }
+      if (this.era === 'legacy' && value.method === 'initialize') {
+        const session = response.headers.get('mcp-session-id')
+        if (session !== null) this.#sessionId = session
+      }
+      if (response.status === 202) {
+        await response.body?.cancel().catch(() => {})
+        if (this.era === 'legacy' && value.method === 'notifications/initialized') this.#openGetStream()
+        return undefined
+      }
+      if (!response.ok) {
+        const text = await readBounded(response.body, errorBodyLimit).catch(() => '')
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          parsed = undefined
+        }
+        // A JSON-RPC error answer (2026: 400/404 with -32020, -32021, -32022, -32601) is the answer.
+        if (isJsonRpcError(parsed) && parsed.id === value.id && value.id !== undefined) {
+          this.onmessage?.(parsed as unknown as JSONRPCMessage)
+          return undefined
+        }
+        if ((response.status === 401 || response.status === 403) && attempt > 1 && this.#options.auth) {
+          // Refused again right after a login or refresh: another login would not help.
+          const said = isJsonRpcError(parsed) ? (parsed.error as { message?: unknown }).message : undefined
+          const reason = typeof said === 'string' ? said : text.slice(0, 200)
+          throw new ClientError(
+            'auth_required',
+            `${this.#url.href} refused the token its authorization server issued (HTTP ${response.status}${reason ? `: ${reason}` : ''})`,
+            { details: { status: response.status } },
+          )
+        }
+        throw new HttpStatusError(response.status, text, response.headers)
+      }
+      return response
+    }
+  }
+
+  async #consume(
+    response: Response,
+    id: number | string | undefined,
+    controller: AbortController,
+  ): Promise<void> {
+    const type = response.headers.get('content-type') ?? ''
+    try {
+      if (type.includes('text/event-stream')) {
+        const lastId: { value?: string } = {}
+        const answered = await this.#readStream(response.body, id, lastId)
+        if (!answered && id !== undefined && !controller.signal.aborted) {
+          await this.#resume(id, controller.signal, lastId)
+        }
+        return
+      }
+      // A declared length over the limit is refused before anything is read.
+      const declared = Number(response.headers.get('content-length'))
+      if (declared > this.#limit) {
+        await response.body?.cancel().catch(() => {})
+        throw new MessageTooLarge(declared)
+      }
+      const text = await readBounded(response.body, this.#limit)
+      if (text.trim() === '') return
+      this.#deliver(JSON.parse(text))
+    } catch (error) {
+      if (controller.signal.aborted) return
+      this.#fail(id, error)
+    }
+  }
+
+  /** Reads an SSE stream; true once the response to `id` went by. */
+  async #readStream(
+    body: ReadableStream<Uint8Array> | null,
+    id: number | string | undefined,
+    lastId?: { value?: string },
+  ): Promise<boolean> {
+    if (body === null) return false
+    let answered = false
+    for await (const event of readEvents(body, this.#limit)) {
+      if (event.retry !== undefined) this.#retryMs = event.retry
+      if (event.id !== undefined && lastId) lastId.value = event.id
+      if (event.data.trim() === '') continue
+      const message = JSON.parse(event.data) as Record<string, unknown>
+      if (id !== undefined && message.id === id && !('method' in message)) answered = true
+      this.#deliver(message)
+    }
+    return answered
+  }
+
+  /** 2025 (SEP-1699): the stream ended before the answer; reconnect with Last-Event-ID and wait. */
+  async #resume(id: number | string, signal: AbortSignal, lastId: { value?: string }): Promise<void> {
+    if (this.era !== 'legacy' || lastId.value === undefined) {
+      throw new ClientError('connect_failed', 'the response stream ended before the answer')
+    }
+    for (let attempt = 1; attempt <= (this.#options.maxReconnects ?? 2) + 1; attempt++) {
+      await delay(this.#retryMs, signal)
+      if (signal.aborted) return
+      const headers = await this.#headers(undefined, 'stream')
+      if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
+      const response = await this.#fetch({ method: 'GET', headers, signal })
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {})
+        continue
+      }
+      if (await this.#readStream(response.body, id, lastId)) return
+    }
+    throw new ClientError(
+      'connect_failed',
+      'the response stream ended before the answer, and resuming it failed',
+    )
+  }
+
+  /** 2025: the standalone GET stream (server-to-client requests and notifications); 405 is fine. */
+  #openGetStream(): void {
+    if (this.#getStream !== undefined) return
+    const signal = this.#closing.signal
+    const lastId: { value?: string } = {}
+    this.#getStream = (async () => {
+      for (let failures = 0; failures < 3 && !signal.aborted; ) {
+        try {
+          const headers = await this.#headers(undefined, 'stream')
+          if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
+          const response = await this.#fetch({ method: 'GET', headers, signal })
+          if (response.status === 405 || !response.ok) {
+            await response.body?.cancel().catch(() => {})
+            return
+          }
+          await this.#readStream(response.body, undefined, lastId)
+          failures = 0
+        } catch (error) {
+          if (signal.aborted) return
+          failures += 1
+          if (error instanceof MessageTooLarge) {
+            this.onerror?.(this.#tooLarge(error))
+            return
+          }
+        }
+        await delay(this.#retryMs, signal)
+      }
+    })()
+  }
+
+  #deliver(message: unknown): void {
+    if (!isObject(message))
+      throw new ClientError('protocol_error', 'the server sent a JSON value that is not a JSON-RPC message')
+    this.onmessage?.(message as unknown as JSONRPCMessage)
+  }
+
+  #tooLarge(error: MessageTooLarge): ClientError {
+    return messageTooLarge(this.#limit, error.bytes)
+  }
+
+  #fail(id: number | string | undefined, error: unknown): void {
+    const failure =
+      error instanceof MessageTooLarge
+        ? this.#tooLarge(error)
+        : error instanceof SyntaxError
+          ? new ClientError('protocol_error', `the server sent something that is not JSON: ${error.message}`)
+          : ClientError.isInstance(error)
+            ? error
+            : new ClientError(
+                'connect_failed',
+                `the response stream broke: ${(error as Error)?.message ?? String(error)}`,
+                { cause: error },
+              )
+    if (id !== undefined && this.onrequestfailed) this.onrequestfailed(id, failure)
+    else this.onerror?.(failure)
+  }
+}

@@ -1,0 +1,85 @@
+// Multi Round-Trip Requests from the client's side (MCP 2026-07-28): while a tools/call,
+// resources/read or prompts/get answers `input_required`, answer its `inputRequests` through the
+// InputHandler and retry with `inputResponses` and the untouched `requestState` (a new request
+// id each time), up to a bound. Also the `Mcp-Param-*` headers a tools/call mirrors from its
+// arguments (x-mcp-header), since both concern how a 2026 call goes out.
+
+import type { Tool } from '@modelcontextprotocol/client'
+import { ClientError } from './errors.js'
+import { answerInput, type InputHandler } from './input.js'
+
+export const maximumRounds = 16
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export type Send = (params: Record<string, unknown>) => Promise<unknown>
+
+/** Runs a request to completion through as many input rounds as the server asks for. */
+export async function withInputRounds(
+  what: string,
+  params: Record<string, unknown>,
+  send: Send,
+  handler: InputHandler | undefined,
+  signal: AbortSignal,
+): Promise<unknown> {
+  let retry = params
+  for (let round = 1; ; round++) {
+    const result = await send(retry)
+    if (!isObject(result)) return result
+    const type = result.resultType
+    if (type === undefined || type === 'complete') return result
+    if (type !== 'input_required') {
+      throw new ClientError(
+        'protocol_error',
+        `${what}: the server answered with resultType '${String(type)}', which this client does not know`,
+      )
+    }
+    if (round >= maximumRounds) {
+      throw new ClientError(
+        'protocol_error',
+        `${what}: the server still wanted input after ${maximumRounds} rounds`,
+      )
+    }
+    const requests = isObject(result.inputRequests) ? result.inputRequests : {}
+    const inputResponses: Record<string, unknown> = {}
+    for (const [key, request] of Object.entries(requests)) {
+      if (!isObject(request) || typeof request.method !== 'string') {
+        throw new ClientError('protocol_error', `${what}: input request '${key}' is malformed`)
+      }
+      inputResponses[key] = await answerInput(
+        handler,
+        { method: request.method, params: isObject(request.params) ? request.params : undefined },
+        { during: what, signal },
+      )
+    }
+    retry = { ...params, inputResponses }
+    if (typeof result.requestState === 'string') retry.requestState = result.requestState
+  }
+}
+
+/** The x-mcp-header facts of a tool list: headers per tool, and tools to leave out. */
+export interface ParamHeaderIndex {
+  headersFor(tool: string, args: Record<string, unknown>): Record<string, string> | undefined
+  /** Tools whose x-mcp-header annotations are invalid (spec: clients leave them out), with why. */
+  invalid: Map<string, string>
+}
+
+export async function indexParamHeaders(tools: readonly Tool[]): Promise<ParamHeaderIndex> {
+  const { findParamHeaders, paramHeadersFor } = await import('@mcp-kit/schema')
+  const found = new Map<string, ReturnType<typeof findParamHeaders>>()
+  const invalid = new Map<string, string>()
+  for (const tool of tools) {
+    const result = findParamHeaders(tool.inputSchema)
+    if (!result.ok) invalid.set(tool.name, result.problem)
+    else if (result.headers.length > 0) found.set(tool.name, result)
+  }
+  return {
+    invalid,
+    headersFor(tool, args) {
+      const result = found.get(tool)
+      return result?.ok ? paramHeadersFor(result.headers, args) : undefined
+    },
+  }
+}

@@ -1,0 +1,89 @@
+// What the client can answer when a server asks it something: an elicitation (a form for the
+// user, or a URL to visit), a model completion (sampling), the client's roots. The application
+// supplies the answers (the CLI asks on a terminal, or reads flags); the client declares exactly
+// the capabilities the handler has and routes both eras' questions to it: 2025-11-25
+// server-to-client requests and 2026-07-28 `input_required` rounds.
+
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Root,
+} from '@modelcontextprotocol/client'
+import { ClientError } from './errors.js'
+
+/** Where a question comes from, for the handler's prompts and messages. */
+export interface InputContext {
+  /** The request that asked (e.g. `tools/call 'delete_note'`), or undefined for a 2025 request outside one. */
+  during: string | undefined
+  signal: AbortSignal
+}
+
+export interface InputHandler {
+  /** Answers `elicitation/create`; without it elicitation is not declared. */
+  elicit?(request: ElicitRequestParams, context: InputContext): Promise<ElicitResult>
+  /** Which elicitation modes `elicit` handles (default both). */
+  elicitationModes?: ReadonlyArray<'form' | 'url'>
+  /** Answers `sampling/createMessage`; without it sampling is not declared. */
+  sample?(request: Record<string, unknown>, context: InputContext): Promise<CreateMessageResult>
+  /** The client's roots; without it roots are not declared. */
+  roots?(context: InputContext): Promise<Root[]>
+}
+
+/** The capabilities a handler lets the client declare. */
+export function capabilitiesOf(handler: InputHandler | undefined): ClientCapabilities {
+  const capabilities: Record<string, unknown> = {}
+  if (handler?.elicit) {
+    const modes = handler.elicitationModes ?? ['form', 'url']
+    capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]))
+  }
+  if (handler?.sample) capabilities.sampling = {}
+  if (handler?.roots) capabilities.roots = {}
+  return capabilities as ClientCapabilities
+}
+
+const kinds: Record<string, string> = {
+  'elicitation/create': 'input from the user (elicitation)',
+  'sampling/createMessage': 'a model completion (sampling)',
+  'roots/list': "the client's roots",
+}
+
+/**
+ * Answers one question with the handler. A question the handler cannot answer fails with
+ * ClientError `input_required`, saying what the server wanted.
+ */
+export async function answerInput(
+  handler: InputHandler | undefined,
+  request: { method: string; params?: Record<string, unknown> },
+  context: InputContext,
+): Promise<Record<string, unknown>> {
+  const params = request.params ?? {}
+  const refuse = (why: string) =>
+    new ClientError(
+      'input_required',
+      `the server asked for ${kinds[request.method] ?? request.method}${context.during ? ` during ${context.during}` : ''}; ${why}`,
+      {
+        details: { method: request.method },
+      },
+    )
+  switch (request.method) {
+    case 'elicitation/create':
+      if (!handler?.elicit) throw refuse('this client does not answer elicitation')
+      return (await handler.elicit(params as ElicitRequestParams, context)) as unknown as Record<
+        string,
+        unknown
+      >
+    case 'sampling/createMessage':
+      if (!handler?.sample) throw refuse('mcp-kit has no model of its own to answer with')
+      return (await handler.sample(params, context)) as unknown as Record<string, unknown>
+    case 'roots/list':
+      if (!handler?.roots) throw refuse('this client does not share roots')
+      return { roots: await handler.roots(context) }
+    default:
+      throw new ClientError(
+        'protocol_error',
+        `the server sent a ${JSON.stringify(request.method)} request, which clients do not answer`,
+      )
+  }
+}

@@ -1,0 +1,196 @@
+// Which protocol era a server speaks, decided once per connection (spec 2026-07-28
+// basic/versioning "Backward Compatibility"). In `auto` mode the client probes with
+// `server/discover` carrying the 2026-07-28 envelope: a DiscoverResult (or a recognized modern
+// error) means a modern server; any other error, an HTTP 4xx without a modern error body, or no
+// answer in time means a 2025 server, and the client falls back to `initialize` on the same
+// connection. A remembered "legacy" verdict skips the probe; a pinned version skips it too.
+
+import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
+import { type Connection, type Envelope, RpcError } from './connection.js'
+import type { Era } from './era-cache.js'
+import { ClientError } from './errors.js'
+
+/** The modern revisions this client speaks, newest first. */
+export const modernProtocolVersions = ['2026-07-28'] as const
+
+/** `auto`, or one revision to speak and nothing else. */
+export type ProtocolChoice = 'auto' | string
+
+export interface Negotiated {
+  era: Era
+  protocolVersion: string
+  serverInfo: Implementation
+  capabilities: ServerCapabilities
+  instructions: string | undefined
+  /** The cache hint of `server/discover` (2026-07-28). */
+  cacheHint: { ttlMs: number; scope: string } | undefined
+}
+
+export interface NegotiateOptions {
+  choice: ProtocolChoice
+  clientInfo: { name: string; version: string }
+  capabilities: Record<string, unknown>
+  timeoutMs: number
+  /** How long the `server/discover` probe waits before deciding "legacy". */
+  probeTimeoutMs: number
+  signal?: AbortSignal
+  /** The remembered verdict for this server, if any. */
+  remembered?: Era
+  onDiagnostic?: (message: string) => void
+}
+
+/** The transport side of switching eras (HTTP changes headers and session handling). */
+interface EraTransport {
+  era?: Era
+  setProtocolVersion?: (version: string) => void
+}
+
+const isModernVersion = (version: string) => (modernProtocolVersions as readonly string[]).includes(version)
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Thrown when a probe ended the server process (stdio): launch again and initialize. */
+export class ProbeEndedServer extends Error {
+  override readonly name = 'ProbeEndedServer'
+}
+
+async function discover(
+  connection: Connection,
+  transport: EraTransport,
+  envelope: Envelope,
+  options: NegotiateOptions,
+  timeoutMs: number,
+): Promise<Negotiated> {
+  // Only a transport that knows eras gets the version header now (it drops it again for a legacy
+  // fallback); for others the header would stick and mislabel the `initialize` that follows.
+  if ('era' in transport) {
+    transport.era = 'modern'
+    transport.setProtocolVersion?.(envelope.protocolVersion)
+  }
+  connection.useEnvelope(envelope)
+  const result = await connection.request('server/discover', {}, { timeoutMs, signal: options.signal })
+  if (!isObject(result) || !Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
+    throw new ClientError('protocol_error', 'the server sent an invalid server/discover result')
+  }
+  const meta = isObject(result._meta) ? result._meta : {}
+  const serverInfo = meta['io.modelcontextprotocol/serverInfo']
+  return {
+    era: 'modern',
+    protocolVersion: envelope.protocolVersion,
+    serverInfo: isObject(serverInfo)
+      ? (serverInfo as unknown as Implementation)
+      : { name: 'unknown', version: '' },
+    capabilities: result.capabilities as ServerCapabilities,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    cacheHint:
+      typeof result.ttlMs === 'number'
+        ? {
+            ttlMs: result.ttlMs,
+            scope: typeof result.cacheScope === 'string' ? result.cacheScope : 'private',
+          }
+        : undefined,
+  }
+}
+
+async function initialize(
+  connection: Connection,
+  transport: EraTransport,
+  options: NegotiateOptions,
+  version?: string,
+): Promise<Negotiated> {
+  if ('era' in transport) transport.era = 'legacy'
+  const result: InitializeResult = await connection.initialize(
+    options.clientInfo,
+    options.timeoutMs,
+    options.signal,
+    options.capabilities,
+    version,
+  )
+  return {
+    era: 'legacy',
+    protocolVersion: result.protocolVersion,
+    serverInfo: result.serverInfo,
+    capabilities: result.capabilities ?? {},
+    instructions: result.instructions,
+    cacheHint: undefined,
+  }
+}
+
+function httpStatus(error: unknown): number | undefined {
+  const status = (error as { status?: unknown })?.status
+  return typeof status === 'number' ? status : undefined
+}
+
+/** A recognized modern answer to the probe: an UnsupportedProtocolVersion error naming modern versions. */
+function modernVersionsOffered(error: unknown): string[] | undefined {
+  if (!(error instanceof RpcError) || error.code !== -32022) return undefined
+  const supported = isObject(error.data) ? error.data.supported : undefined
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : []
+}
+
+export async function negotiate(
+  connection: Connection,
+  transport: EraTransport,
+  options: NegotiateOptions,
+): Promise<Negotiated> {
+  const envelope = (version: string): Envelope => ({
+    protocolVersion: version,
+    capabilities: options.capabilities,
+    clientInfo: options.clientInfo,
+  })
+  if (options.choice !== 'auto') {
+    if (isModernVersion(options.choice)) {
+      return discover(connection, transport, envelope(options.choice), options, options.timeoutMs)
+    }
+    return initialize(connection, transport, options, options.choice)
+  }
+  if (options.remembered === 'legacy') {
+    try {
+      return await initialize(connection, transport, options)
+    } catch (error) {
+      // The server may have moved on to 2026: probe after all.
+      if (!(error instanceof RpcError)) throw error
+      options.onDiagnostic?.(`remembered as a 2025 server, but initialize failed (${error.message}); probing`)
+    }
+  }
+  try {
+    return await discover(
+      connection,
+      transport,
+      envelope(modernProtocolVersions[0]),
+      options,
+      options.probeTimeoutMs,
+    )
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    if (connection.closed) throw new ProbeEndedServer('the server went away after the server/discover probe')
+    const offered = modernVersionsOffered(error)
+    if (offered !== undefined) {
+      // A modern server refused the version: retry once with one both speak (even the same one,
+      // should the server have refused it only this time).
+      const common = offered.find(isModernVersion)
+      if (common !== undefined)
+        return discover(connection, transport, envelope(common), options, options.timeoutMs)
+      options.onDiagnostic?.(
+        `the server speaks ${offered.join(', ') || 'no version'} of the modern era; trying initialize`,
+      )
+    } else if (ClientError.isInstance(error) && error.code !== 'timeout') {
+      throw error
+    } else if (httpStatus(error) === 401 || httpStatus(error) === 403) {
+      // Refused for want of credentials: that says nothing about the era, and initialize would be refused too.
+      throw error
+    } else {
+      const why =
+        error instanceof RpcError
+          ? `${error.message} (${error.code})`
+          : ClientError.isInstance(error)
+            ? 'no answer in time'
+            : (error as Error)?.message
+      options.onDiagnostic?.(`server/discover: ${why}; speaking 2025-11-25 (initialize)`)
+    }
+    connection.useEnvelope(undefined)
+    return initialize(connection, transport, options)
+  }
+}

@@ -1,0 +1,73 @@
+// Error answers of the Streamable HTTP endpoint: a JSON-RPC error object in a JSON body, with
+// the HTTP status that says what went wrong at the transport level.
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestId } from './protocol/rpc.js'
+
+const mebibyte = 1024 * 1024
+
+/** Answers `status` with `{"jsonrpc":"2.0","error":{code,message},"id":…}` (or ends a started answer). */
+export function sendError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: readonly string[] = [],
+  id: RequestId | null = null,
+): void {
+  if (response.headersSent) {
+    response.end()
+    return
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id })
+  response.writeHead(status, [
+    'content-type',
+    'application/json',
+    'content-length',
+    String(Buffer.byteLength(body)),
+    ...headers,
+  ])
+  response.end(body)
+}
+
+/**
+ * Refuses a request and closes its connection once the answer is out, without reading the rest
+ * of its body: a client we refuse (no token, wrong Host, too large, too slow…) must not keep a
+ * socket, and its unread upload is not worth receiving. The answer says `Connection: close`.
+ */
+export function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: readonly string[] = [],
+): void {
+  request.pause()
+  sendError(response, status, code, message, [...headers, 'connection', 'close'])
+  closeAfterAnswer(request, response)
+}
+
+/** The longest a refused connection stays open, when its client does not take the answer. */
+const lingerMs = 1000
+
+function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+  const socket = request.socket
+  const timer = setTimeout(() => socket.destroy(), lingerMs)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
+  // The answer, then FIN, then the socket is destroyed (node does the same for Connection: close,
+  // but only after starting to read the unread body).
+  if (response.writableFinished) socket.destroySoon()
+  else response.once('finish', () => socket.destroySoon())
+}
+
+/** The first value of a request header node:http may have given as an array. */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** A byte count as people write it in options: `4 MiB`, or `1024 bytes`. */
+export function describeBytes(bytes: number): string {
+  return bytes % mebibyte === 0 ? `${bytes / mebibyte} MiB` : `${bytes} bytes`
+}

@@ -1,0 +1,128 @@
+// GET and DELETE on the MCP endpoint: the requests that only name a session. GET opens the
+// session's standalone SSE stream or resumes one from Last-Event-ID; DELETE ends the session.
+
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { negotiate } from './content-negotiation.js'
+import { rpcCodes } from './errors.js'
+import type { Admission } from './http-admission.js'
+import { headerValue, refuse, sendError } from './http-answers.js'
+import type { HttpEndpoint } from './http-endpoint.js'
+import { isLegacyVersion } from './protocol/versions.js'
+import type { SessionEntry } from './session-table.js'
+
+export function handleGet(
+  endpoint: HttpEndpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Admission,
+): void {
+  const headers = admission.headers
+  if (endpoint.stateless) {
+    refuse(
+      request,
+      response,
+      405,
+      rpcCodes.transportError,
+      'Method Not Allowed: this server is stateless (no GET stream)',
+      [...headers, 'allow', 'POST, OPTIONS'],
+    )
+    return
+  }
+  if (!negotiate(request.headers.accept).sse) {
+    refuse(
+      request,
+      response,
+      406,
+      rpcCodes.transportError,
+      'Not Acceptable: GET needs Accept: text/event-stream',
+      headers,
+    )
+    return
+  }
+  const session = requireSession(endpoint, request, response, admission)
+  if (session === undefined) return
+  const version = headerValue(request.headers['mcp-protocol-version'])
+  if (version !== undefined && !isLegacyVersion(version)) {
+    sendError(
+      response,
+      400,
+      rpcCodes.transportError,
+      'Bad Request: unsupported MCP-Protocol-Version',
+      headers,
+    )
+    return
+  }
+  if (endpoint.closing) {
+    sendError(
+      response,
+      503,
+      rpcCodes.transportError,
+      'Service Unavailable: the server is shutting down',
+      headers,
+    )
+    return
+  }
+  const lastEventId = headerValue(request.headers['last-event-id'])
+  session.transport.lastActivity = Date.now()
+  if (!session.transport.openStream(response, headers, lastEventId)) {
+    sendError(
+      response,
+      400,
+      rpcCodes.transportError,
+      'Bad Request: unknown Last-Event-ID (the events may have expired)',
+      headers,
+    )
+  }
+}
+
+export function handleDelete(
+  endpoint: HttpEndpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Admission,
+): void {
+  const headers = admission.headers
+  if (endpoint.stateless) {
+    refuse(
+      request,
+      response,
+      405,
+      rpcCodes.transportError,
+      'Method Not Allowed: this server is stateless (no sessions)',
+      [...headers, 'allow', 'POST, OPTIONS'],
+    )
+    return
+  }
+  const session = requireSession(endpoint, request, response, admission)
+  if (session === undefined) return
+  endpoint.sessions.close(session)
+  response.writeHead(200, headers as string[])
+  response.end()
+}
+
+/** The live session a GET or DELETE names, or undefined after answering 400 (no id) or 404. */
+function requireSession(
+  endpoint: HttpEndpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Admission,
+): SessionEntry | undefined {
+  const headers = admission.headers
+  const sessionId = headerValue(request.headers['mcp-session-id'])
+  if (sessionId === undefined) {
+    sendError(
+      response,
+      400,
+      rpcCodes.transportError,
+      'Bad Request: Mcp-Session-Id header is required',
+      headers,
+    )
+    return undefined
+  }
+  const session = endpoint.session(sessionId, admission)
+  if (session === undefined) {
+    sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
+    return undefined
+  }
+  return session
+}

@@ -1,0 +1,303 @@
+// One MCP 2025-11-25 (and earlier) session: the `initialize` handshake and version negotiation,
+// ping, the per-session log level, resource subscriptions, cancellation, list-changed and
+// resource-updated notifications, and the server-to-client requests (elicitation, sampling,
+// roots) that a handler's questions become in this era. Written instead of using the SDK's
+// Server so both eras share one dispatch, one params check and one error mapping — and so bad
+// params get -32602 with one line instead of a zod dump (tooling/bench: also the HTTP hot path).
+
+import type { ClientCapabilities, Implementation, InputRequest, LoggingLevel } from '../context.js'
+import { rpcCodes, ServerError } from '../errors.js'
+import { type Era, failureOf } from './failure.js'
+import { isInputRequired, validAnswer } from './input-required.js'
+import type { MethodHandler } from './methods.js'
+import { checkNesting, loggingLevel, paramsObject, requiredString } from './params.js'
+import { type InputChannel, RequestContext } from './request-context.js'
+import {
+  errorResponse,
+  invalidParams,
+  isObject,
+  methodNotFound,
+  type RequestId,
+  RpcFailure,
+  type RpcMessage,
+  type RpcRequest,
+} from './rpc.js'
+import { isLegacyVersion, legacyVersions } from './versions.js'
+
+/** What the session needs from the connection it runs on (an SDK-style Transport, seen from inside). */
+export interface SessionChannel {
+  send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void>
+}
+
+/** Per-message information from the transport (HTTP headers, the authenticated caller, SSE control). */
+export interface MessageExtra {
+  authInfo?: import('../context.js').AuthInfo
+  requestInfo?: { headers?: Record<string, string | string[] | undefined> }
+  closeSSEStream?: () => void
+  closeStandaloneSSEStream?: () => void
+}
+
+export interface LegacySessionOptions {
+  serverInfo: Implementation
+  instructions?: string
+  capabilities: Record<string, unknown>
+  methods: ReadonlyMap<string, MethodHandler>
+  sessionId?: string
+  /** Operator diagnostics (never sent to the client). */
+  report?: (error: Error) => void
+}
+
+interface Outgoing {
+  resolve: (result: Record<string, unknown>) => void
+  reject: (error: unknown) => void
+}
+
+const era: Era = 'legacy'
+
+export class LegacySession {
+  readonly #channel: SessionChannel
+  readonly #options: LegacySessionOptions
+  readonly #inFlight = new Map<RequestId, AbortController>()
+  readonly #outgoing = new Map<RequestId, Outgoing>()
+  readonly subscriptions = new Set<string>()
+  #nextOutgoingId = 0
+  #closed = false
+  clientInfo: Implementation | undefined
+  clientCapabilities: ClientCapabilities | undefined
+  protocolVersion: string | undefined
+  logLevel: LoggingLevel | undefined
+
+  constructor(channel: SessionChannel, options: LegacySessionOptions) {
+    this.#channel = channel
+    this.#options = options
+  }
+
+  get initialized(): boolean {
+    return this.protocolVersion !== undefined
+  }
+
+  /** Answers a request (asynchronously; the answer goes out on the channel). */
+  handleRequest(request: RpcRequest, extra: MessageExtra = {}): void {
+    const controller = new AbortController()
+    if (this.#inFlight.has(request.id)) {
+      void this.#answerError(
+        request.id,
+        new RpcFailure(
+          rpcCodes.invalidRequest,
+          `Invalid request: id ${JSON.stringify(request.id)} is already in use`,
+        ),
+      )
+      return
+    }
+    this.#inFlight.set(request.id, controller)
+    void this.#answer(request, extra, controller)
+  }
+
+  handleNotification(method: string, params: unknown): void {
+    if (method === 'notifications/cancelled' && isObject(params)) {
+      const id = params.requestId
+      if (typeof id === 'string' || typeof id === 'number') {
+        const controller = this.#inFlight.get(id)
+        if (controller !== undefined) {
+          this.#inFlight.delete(id)
+          controller.abort(new ServerError('cancelled', 'the client cancelled the request'))
+        }
+      }
+    }
+    // notifications/initialized, roots/list_changed, progress: nothing to do.
+  }
+
+  handleResponse(message: { id: RequestId; result?: unknown; error?: unknown }): void {
+    const pending = this.#outgoing.get(message.id)
+    if (pending === undefined) return
+    this.#outgoing.delete(message.id)
+    if (isObject(message.error)) {
+      const code = typeof message.error.code === 'number' ? message.error.code : rpcCodes.internalError
+      const text = typeof message.error.message === 'string' ? message.error.message : 'unknown error'
+      pending.reject(new ServerError('server_error', `the client answered with an error: ${text} (${code})`))
+    } else if (isObject(message.result)) pending.resolve(message.result)
+    else pending.reject(new ServerError('server_error', 'the client sent an invalid answer'))
+  }
+
+  /** Notifies the client (list changes, resource updates); errors are not interesting here. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    if (this.#closed || !this.initialized) return
+    const message =
+      params === undefined ? { jsonrpc: '2.0' as const, method } : { jsonrpc: '2.0' as const, method, params }
+    this.#channel.send(message).catch(() => {})
+  }
+
+  /** Ends the session: in-flight handlers are aborted, questions to the client fail. */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    const reason = new ServerError('cancelled', 'the session ended')
+    for (const controller of this.#inFlight.values()) controller.abort(reason)
+    this.#inFlight.clear()
+    for (const pending of this.#outgoing.values()) pending.reject(reason)
+    this.#outgoing.clear()
+  }
+
+  async #answer(request: RpcRequest, extra: MessageExtra, controller: AbortController): Promise<void> {
+    let result: Record<string, unknown>
+    try {
+      result = await this.#dispatch(request, extra, controller.signal)
+    } catch (error) {
+      if (this.#inFlight.get(request.id) !== controller) return // cancelled: nothing more is sent
+      this.#inFlight.delete(request.id)
+      const failure = isInputRequired(error)
+        ? new RpcFailure(rpcCodes.internalError, 'Internal error')
+        : failureOf(error, era, this.#options.report)
+      await this.#answerError(request.id, failure)
+      return
+    }
+    if (this.#inFlight.get(request.id) !== controller) return
+    this.#inFlight.delete(request.id)
+    await this.#channel
+      .send({ jsonrpc: '2.0', id: request.id, result }, { relatedRequestId: request.id })
+      .catch(() => {})
+  }
+
+  #answerError(id: RequestId, failure: RpcFailure): Promise<void> {
+    return this.#channel.send(errorResponse(id, failure), { relatedRequestId: id }).catch(() => {})
+  }
+
+  async #dispatch(
+    request: RpcRequest,
+    extra: MessageExtra,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const params = paramsObject(request.params)
+    checkNesting(params)
+    switch (request.method) {
+      case 'initialize':
+        return this.#initialize(params)
+      case 'ping':
+        return {}
+      case 'logging/setLevel':
+        this.logLevel = loggingLevel(params.level, 'level')
+        return {}
+      case 'resources/subscribe':
+        this.subscriptions.add(requiredString(params, 'uri'))
+        return {}
+      case 'resources/unsubscribe':
+        this.subscriptions.delete(requiredString(params, 'uri'))
+        return {}
+    }
+    const method = this.#options.methods.get(request.method)
+    if (method === undefined) throw methodNotFound(request.method)
+    const meta = isObject(params._meta) ? params._meta : undefined
+    const token = meta?.progressToken
+    const context = new RequestContext({
+      signal,
+      requestId: request.id,
+      sessionId: this.#options.sessionId,
+      authInfo: extra.authInfo,
+      clientInfo: this.clientInfo,
+      clientCapabilities: this.clientCapabilities,
+      protocolVersion: this.protocolVersion,
+      progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
+      notify: (notification, notificationParams) =>
+        this.#channel.send(
+          { jsonrpc: '2.0', method: notification, params: notificationParams },
+          { relatedRequestId: request.id },
+        ),
+      logLevel: this.logLevel,
+      logAll: true,
+      input: this.#inputChannel(request.id, signal),
+      closeStream: extra.closeSSEStream,
+    })
+    return method(params, context)
+  }
+
+  #initialize(params: Record<string, unknown>): Record<string, unknown> {
+    if (this.initialized)
+      throw new RpcFailure(rpcCodes.invalidRequest, 'Invalid request: the session is already initialized')
+    const requested = requiredString(params, 'protocolVersion')
+    const capabilities = params.capabilities
+    if (capabilities !== undefined && !isObject(capabilities))
+      throw invalidParams("'capabilities' must be an object")
+    const clientInfo = params.clientInfo
+    if (clientInfo !== undefined && !isObject(clientInfo))
+      throw invalidParams("'clientInfo' must be an object")
+    this.protocolVersion = isLegacyVersion(requested) ? requested : legacyVersions[0]
+    this.clientCapabilities = (capabilities ?? {}) as ClientCapabilities
+    this.clientInfo = clientInfo as Implementation | undefined
+    const result: Record<string, unknown> = {
+      protocolVersion: this.protocolVersion,
+      capabilities: this.#options.capabilities,
+      serverInfo: this.#options.serverInfo,
+    }
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions
+    return result
+  }
+
+  #inputChannel(relatedRequestId: RequestId, signal: AbortSignal): InputChannel {
+    return {
+      ask: async (requests) => {
+        const keys = Object.keys(requests)
+        for (const key of keys) this.#checkCapability(requests[key] as InputRequest)
+        const answers = await Promise.all(
+          keys.map((key) => this.#request(requests[key] as InputRequest, relatedRequestId, signal)),
+        )
+        return Object.fromEntries(keys.map((key, index) => [key, answers[index]]))
+      },
+    }
+  }
+
+  #checkCapability(request: InputRequest): void {
+    const capabilities = (this.clientCapabilities ?? {}) as Record<
+      string,
+      Record<string, unknown> | undefined
+    >
+    const unsupported = (what: string) =>
+      new ServerError('unsupported', `the client does not support ${what}`, { details: { feature: what } })
+    if (request.method === 'sampling/createMessage' && !capabilities.sampling) throw unsupported('sampling')
+    if (request.method === 'roots/list' && !capabilities.roots) throw unsupported('roots')
+    if (request.method === 'elicitation/create') {
+      const elicitation = capabilities.elicitation
+      if (!elicitation) throw unsupported('elicitation')
+      if (request.params.mode === 'url' && !elicitation.url) throw unsupported('URL elicitation')
+    }
+  }
+
+  #request(
+    request: InputRequest,
+    relatedRequestId: RequestId,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    if (this.#closed) return Promise.reject(new ServerError('cancelled', 'the session ended'))
+    if (signal.aborted) return Promise.reject(signal.reason)
+    const id = `mcp-kit-${this.#nextOutgoingId++}`
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.#outgoing.delete(id)) return
+        this.notify('notifications/cancelled', {
+          requestId: id,
+          reason: 'the request that asked was cancelled',
+        })
+        reject(signal.reason)
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.#outgoing.set(id, {
+        resolve: (result) => {
+          signal.removeEventListener('abort', onAbort)
+          if (validAnswer(request.method, result)) resolve(result)
+          else
+            reject(new ServerError('server_error', `the client sent an invalid answer to ${request.method}`))
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      })
+      const message = { jsonrpc: '2.0' as const, id, method: request.method, params: request.params ?? {} }
+      this.#channel.send(message, { relatedRequestId }).catch((error: unknown) => {
+        const pending = this.#outgoing.get(id)
+        if (pending === undefined) return
+        this.#outgoing.delete(id)
+        pending.reject(error)
+      })
+    })
+  }
+}

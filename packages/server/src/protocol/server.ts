@@ -1,0 +1,226 @@
+// The server side of MCP for one registry, in both protocol eras. `createServerCore` builds what
+// every connection shares (the method table, the 2026-07-28 handler, identity and
+// capabilities); a ProtocolServer serves one message connection (stdio, one 2025-11-25 HTTP
+// session, any SDK-style transport): a request whose `_meta` claims a 2026-07-28 version is
+// answered statelessly, everything else belongs to the connection's 2025-era session — so one
+// stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
+
+import type { Implementation } from '../context.js'
+import { type Runtime, runtimeInternals } from '../runtime.js'
+import { createStateCodec, type StateCodec } from './input-required.js'
+import { LegacySession, type MessageExtra } from './legacy-session.js'
+import { type MethodHandler, sharedMethods } from './methods.js'
+import { createModernHandler, type ModernHandler } from './modern.js'
+import { isObject, type RequestId, type RpcMessage, type RpcRequest } from './rpc.js'
+import type { ChangeFeed } from './subscriptions.js'
+import { metaKeys } from './versions.js'
+
+export const packageVersion = '0.1.0'
+
+export interface ProtocolServerOptions {
+  /** serverInfo.name (default "mcp-kit"). */
+  name?: string
+  /** serverInfo.version (default this package's version). */
+  version?: string
+  /** Told to clients (initialize, server/discover): how to use this server. */
+  instructions?: string
+  /**
+   * Key of the HMAC that protects 2026-07-28 `requestState` (32+ bytes). Every instance that may
+   * receive a client's retry needs the same key; default: a random key per process.
+   */
+  stateKey?: Uint8Array | string
+  /** Where 2026-07-28 subscriptions hear about changes (default: the registry's events). */
+  changes?: ChangeFeed
+  /** Diagnostics for the operator (never sent to clients). */
+  onError?: (error: Error) => void
+}
+
+/** What every connection of one server shares. */
+export interface ServerCore {
+  readonly runtime: Runtime
+  readonly serverInfo: Implementation
+  readonly instructions: string | undefined
+  readonly legacyCapabilities: Record<string, unknown>
+  readonly methods: ReadonlyMap<string, MethodHandler>
+  readonly modern: ModernHandler
+  readonly stateCodec: StateCodec
+  readonly report: ((error: Error) => void) | undefined
+}
+
+export function createServerCore(runtime: Runtime, options: ProtocolServerOptions = {}): ServerCore {
+  const serverInfo = { name: options.name ?? 'mcp-kit', version: options.version ?? packageVersion }
+  const methods = sharedMethods(runtime, runtimeInternals(runtime))
+  const stateCodec = createStateCodec(options.stateKey)
+  const capabilities = {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    logging: {},
+    completions: {},
+  }
+  return {
+    runtime,
+    serverInfo,
+    instructions: options.instructions,
+    legacyCapabilities: capabilities,
+    methods,
+    stateCodec,
+    report: options.onError,
+    modern: createModernHandler({
+      serverInfo,
+      instructions: options.instructions,
+      capabilities,
+      registry: runtime.registry,
+      methods,
+      stateCodec,
+      changes: options.changes,
+      report: options.onError,
+    }),
+  }
+}
+
+/** The transport shape a ProtocolServer runs on (the MCP SDK's Transport fits). */
+export interface MessageTransport {
+  start(): Promise<void>
+  send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void>
+  close(): Promise<void>
+  onmessage?: (message: RpcMessage, extra?: MessageExtra) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  sessionId?: string
+}
+
+/** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
+export function claimsModern(params: unknown): boolean {
+  return isObject(params) && isObject(params._meta) && metaKeys.protocolVersion in params._meta
+}
+
+/** Serves one connection in both eras. */
+export class ProtocolServer {
+  readonly #core: ServerCore
+  readonly #modernInFlight = new Map<RequestId, AbortController>()
+  readonly #onClose: (() => void) | undefined
+  #legacy: LegacySession | undefined
+  #transport: MessageTransport | undefined
+  #stopListening: (() => void) | undefined
+  #pendingLists = new Set<'tools' | 'resources' | 'prompts'>()
+  #closed = false
+
+  constructor(core: ServerCore, onClose?: () => void) {
+    this.#core = core
+    this.#onClose = onClose
+  }
+
+  get transport(): MessageTransport | undefined {
+    return this.#transport
+  }
+
+  /** The 2025-era session of this connection, once a client started one. */
+  get session(): LegacySession | undefined {
+    return this.#legacy
+  }
+
+  async connect(transport: MessageTransport): Promise<void> {
+    this.#transport = transport
+    transport.onmessage = (message, extra) => this.#receive(message, extra)
+    transport.onclose = () => this.#closeDown()
+    transport.onerror = (error) => this.#core.report?.(error)
+    this.#stopListening = this.#core.runtime.registry.onChange((event) => {
+      const session = this.#legacy
+      if (session === undefined || !session.initialized) return
+      if (event.type === 'resource_updated') {
+        if (session.subscriptions.has(event.uri))
+          session.notify('notifications/resources/updated', { uri: event.uri })
+        return
+      }
+      if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushLists())
+      this.#pendingLists.add(event.list)
+    })
+    await transport.start()
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    await this.#transport?.close()
+    this.#closeDown()
+  }
+
+  #flushLists(): void {
+    for (const list of this.#pendingLists) this.#legacy?.notify(`notifications/${list}/list_changed`)
+    this.#pendingLists.clear()
+  }
+
+  #closeDown(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#stopListening?.()
+    this.#legacy?.close()
+    for (const controller of this.#modernInFlight.values()) controller.abort()
+    this.#modernInFlight.clear()
+    this.#onClose?.()
+  }
+
+  #legacySession(): LegacySession {
+    this.#legacy ??= new LegacySession(this.#transport as MessageTransport, {
+      serverInfo: this.#core.serverInfo,
+      instructions: this.#core.instructions,
+      capabilities: this.#core.legacyCapabilities,
+      methods: this.#core.methods,
+      sessionId: this.#transport?.sessionId,
+      report: this.#core.report,
+    })
+    return this.#legacy
+  }
+
+  #receive(message: RpcMessage, extra?: MessageExtra): void {
+    if (this.#closed) return
+    const value = message as unknown as Record<string, unknown>
+    if (typeof value.method === 'string') {
+      if ('id' in value) {
+        const request = message as RpcRequest
+        if (claimsModern(request.params)) this.#answerModern(request, extra)
+        else this.#legacySession().handleRequest(request, extra)
+        return
+      }
+      if (value.method === 'notifications/cancelled' && isObject(value.params)) {
+        const id = value.params.requestId as RequestId
+        const controller = this.#modernInFlight.get(id)
+        if (controller !== undefined) {
+          this.#modernInFlight.delete(id)
+          controller.abort()
+          return
+        }
+      }
+      this.#legacySession().handleNotification(value.method, value.params)
+      return
+    }
+    this.#legacy?.handleResponse(message as { id: RequestId })
+  }
+
+  #answerModern(request: RpcRequest, extra: MessageExtra | undefined): void {
+    const transport = this.#transport as MessageTransport
+    const controller = new AbortController()
+    this.#modernInFlight.set(request.id, controller)
+    void this.#core.modern
+      .handle(request, {
+        authInfo: extra?.authInfo,
+        signal: controller.signal,
+        notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
+      })
+      .then(({ response }) => {
+        // A cancelled request gets nothing more (spec: cancellation).
+        if (this.#modernInFlight.get(request.id) !== controller) return
+        this.#modernInFlight.delete(request.id)
+        return transport.send(response, { relatedRequestId: request.id })
+      })
+      .catch((error: unknown) => this.#core.report?.(error as Error))
+  }
+}
+
+/** A one-connection server over `runtime` (stdio, tests, any SDK-style transport). */
+export function createProtocolServer(
+  runtime: Runtime,
+  options: ProtocolServerOptions & { onClose?: () => void } = {},
+): ProtocolServer {
+  return new ProtocolServer(createServerCore(runtime, options), options.onClose)
+}

@@ -1,0 +1,113 @@
+// The SSE streams of one session and their bounded event log, for Last-Event-ID replay
+// (SEP-1699). Each stream has an id; its events are numbered `<stream>_<sequence>`. Stream 0 is
+// the standalone GET stream. Events stay until their stream was delivered in full on a live
+// connection, or until the log outgrows its bounds (oldest first, finished streams first).
+
+import type { ServerResponse } from 'node:http'
+
+export interface StreamRecord {
+  id: number
+  sequence: number
+  /** Framed events (`id:`/`data:` lines) with their sequence, oldest first. */
+  events: Array<{ sequence: number; framed: string }>
+  finished: boolean
+  /** The response currently carrying this stream, if any. */
+  live: ServerResponse | undefined
+}
+
+export interface EventLogBounds {
+  maximumLoggedEvents: number
+  maximumLoggedBytes: number
+}
+
+export class SseEventLog {
+  readonly standalone: StreamRecord
+  readonly #bounds: EventLogBounds
+  readonly #records = new Map<number, StreamRecord>()
+  #nextStreamId = 1
+  #loggedEvents = 0
+  #loggedBytes = 0
+
+  constructor(bounds: EventLogBounds) {
+    this.#bounds = bounds
+    this.standalone = { id: 0, sequence: 0, events: [], finished: false, live: undefined }
+    this.#records.set(0, this.standalone)
+  }
+
+  /** A new stream for one request's answer. */
+  create(): StreamRecord {
+    const record: StreamRecord = {
+      id: this.#nextStreamId++,
+      sequence: 0,
+      events: [],
+      finished: false,
+      live: undefined,
+    }
+    this.#records.set(record.id, record)
+    return record
+  }
+
+  /** The stream a Last-Event-ID names and the sequence to replay after, if it is still known. */
+  find(lastEventId: string): { record: StreamRecord; after: number } | undefined {
+    const match = /^(\d+)_(\d+)$/.exec(lastEventId)
+    if (match === null) return undefined
+    const record = this.#records.get(Number(match[1]))
+    return record === undefined ? undefined : { record, after: Number(match[2]) }
+  }
+
+  /** The priming event (an id and the `retry:` hint, no data) that opens a resumable stream. */
+  priming(record: StreamRecord, retryMs: number): string {
+    record.sequence += 1
+    return `id: ${record.id}_${record.sequence}\nretry: ${retryMs}\ndata: \n\n`
+  }
+
+  /** Frames `text` as the stream's next event, keeps it for replay, and returns the frame. */
+  append(record: StreamRecord, text: string): string {
+    record.sequence += 1
+    const framed = `id: ${record.id}_${record.sequence}\ndata: ${text}\n\n`
+    record.events.push({ sequence: record.sequence, framed })
+    this.#loggedEvents += 1
+    this.#loggedBytes += framed.length
+    if (!this.#within()) this.#trim()
+    return framed
+  }
+
+  /** Forgets a stream whose last event went out on a live connection: nobody needs to resume it. */
+  forget(record: StreamRecord): void {
+    if (record.id === 0 || !this.#records.delete(record.id)) return
+    this.#loggedEvents -= record.events.length
+    for (const event of record.events) this.#loggedBytes -= event.framed.length
+    record.events = []
+  }
+
+  records(): IterableIterator<StreamRecord> {
+    return this.#records.values()
+  }
+
+  clear(): void {
+    this.#records.clear()
+  }
+
+  #within(): boolean {
+    return (
+      this.#loggedEvents <= this.#bounds.maximumLoggedEvents &&
+      this.#loggedBytes <= this.#bounds.maximumLoggedBytes
+    )
+  }
+
+  // Drops the oldest events, finished streams first, until the log is within its bounds.
+  #trim(): void {
+    for (const record of this.#records.values()) {
+      if (this.#within()) return
+      if (record.finished && record.live === undefined) this.forget(record)
+    }
+    for (const record of this.#records.values()) {
+      while (!this.#within() && record.events.length > 0) {
+        const dropped = record.events.shift()
+        this.#loggedEvents -= 1
+        this.#loggedBytes -= dropped?.framed.length ?? 0
+      }
+      if (this.#within()) return
+    }
+  }
+}

@@ -1,0 +1,237 @@
+// Slow and refused clients cannot starve the server, over real sockets: refused requests lose
+// their connection without their body being read, trickling bodies and headers are cut by
+// deadlines, and connections are capped below the open-file limit with slow ones shed to make
+// room. (slow-uploads.test.ts runs 1,100 slow uploads against a 1,024-file server.)
+import { connect, type Socket } from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { createDemoRegistry } from '../src/demo.js'
+import { connectionCapFor, parseOpenFileLimit, readOpenFileLimit } from '../src/open-file-limit.js'
+import {
+  accept,
+  eventually,
+  type HeldStream,
+  holdStream,
+  initialize,
+  initializeBody,
+  serve,
+  sleep,
+} from './helpers.js'
+
+const sockets = new Set<Socket>()
+
+afterEach(() => {
+  for (const socket of sockets) socket.destroy()
+  sockets.clear()
+})
+
+interface RawConnection {
+  socket: Socket
+  /** Everything the server sent so far. */
+  received(): string
+  /** Resolves when the server closed the connection. */
+  closed: Promise<void>
+  isClosed(): boolean
+}
+
+/** A raw TCP connection to the server of `url`, tracked for cleanup. */
+function rawConnection(url: string): Promise<RawConnection> {
+  const target = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(target.port), target.hostname)
+    sockets.add(socket)
+    let text = ''
+    let isClosed = false
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => {
+      text += chunk
+    })
+    socket.on('error', () => {})
+    const closed = new Promise<void>((resolveClosed) =>
+      socket.once('close', () => {
+        isClosed = true
+        resolveClosed()
+      }),
+    )
+    socket.once('connect', () => resolve({ socket, received: () => text, closed, isClosed: () => isClosed }))
+    socket.once('error', reject)
+  })
+}
+
+function requestHead(url: string, headers: Record<string, string | number>, method = 'POST'): string {
+  const target = new URL(url)
+  const lines = Object.entries({ host: target.host, ...headers }).map(([name, value]) => `${name}: ${value}`)
+  return `${method} ${target.pathname} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`
+}
+
+const uploadHeaders = { 'content-type': 'application/json', accept, 'content-length': 10_000_000 }
+
+describe('refused requests lose their connection, their body unread', () => {
+  const cases: Array<{
+    name: string
+    options?: Parameters<typeof serve>[1]
+    path?: string
+    headers: Record<string, string | number>
+    status: number
+  }> = [
+    { name: 'no bearer token (401)', options: { token: 's3cret' }, headers: uploadHeaders, status: 401 },
+    { name: 'a foreign Host (403)', headers: { ...uploadHeaders, host: 'evil.example.com' }, status: 403 },
+    {
+      name: 'a foreign Origin (403)',
+      headers: { ...uploadHeaders, origin: 'http://evil.example.com' },
+      status: 403,
+    },
+    {
+      name: 'the wrong media type (415)',
+      headers: { ...uploadHeaders, 'content-type': 'text/plain' },
+      status: 415,
+    },
+    { name: 'an unacceptable Accept (406)', headers: { ...uploadHeaders, accept: 'text/html' }, status: 406 },
+    { name: 'a declared body over the limit (413)', headers: uploadHeaders, status: 413 },
+    { name: 'another path (404)', path: '/elsewhere', headers: uploadHeaders, status: 404 },
+  ]
+  for (const { name, options, path, headers, status } of cases) {
+    test(name, async () => {
+      const server = await serve(createDemoRegistry(), options)
+      const url = path === undefined ? server.url : server.url.replace('/mcp', path)
+      const connection = await rawConnection(url)
+      // The headers announce 10 MB; only a few bytes of it ever come.
+      connection.socket.write(`${requestHead(url, headers)}{"jsonrpc":`)
+      await eventually(() => connection.isClosed(), 5000)
+      const answer = connection.received()
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i)
+      expect(answer).toMatch(/"jsonrpc":"2\.0","error":\{"code":-32000/)
+      await eventually(() => server.connections().open === 0)
+    })
+  }
+
+  test('a streamed body over the limit (413) is not read further', async () => {
+    const server = await serve(createDemoRegistry(), { bodyLimitBytes: 1024 })
+    const connection = await rawConnection(server.url)
+    connection.socket.write(requestHead(server.url, { ...uploadHeaders, 'content-length': 1_000_000 }))
+    connection.socket.write(`{"padding":"${'x'.repeat(4096)}`)
+    await eventually(() => connection.isClosed(), 5000)
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 413 /)
+  })
+
+  test('a request the server accepts keeps its connection for the next one', async () => {
+    const server = await serve(createDemoRegistry())
+    const connection = await rawConnection(server.url)
+    const body = JSON.stringify(initializeBody)
+    const head = requestHead(server.url, {
+      'content-type': 'application/json',
+      accept,
+      'content-length': Buffer.byteLength(body),
+    })
+    connection.socket.write(head + body)
+    await eventually(() => connection.received().includes('"result"'))
+    await sleep(100)
+    expect(connection.isClosed()).toBe(false)
+    connection.socket.write(head + body)
+    await eventually(() => connection.received().split('"result"').length === 3)
+  })
+})
+
+describe('deadlines', () => {
+  test('a body that trickles past the body deadline gets 408 and the connection is closed', async () => {
+    const server = await serve(createDemoRegistry(), { bodyTimeoutMs: 300 })
+    const connection = await rawConnection(server.url)
+    connection.socket.write(requestHead(server.url, { ...uploadHeaders, 'content-length': 1000 }))
+    const trickle = setInterval(() => connection.socket.write(' '), 50)
+    try {
+      await connection.closed
+    } finally {
+      clearInterval(trickle)
+    }
+    const answer = connection.received()
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i)
+    expect(answer).toContain('Request Timeout: the request body did not arrive within 300 ms')
+    expect(server.handler.stats().inFlight).toBe(0)
+  })
+
+  test('headers that trickle past the headers timeout are cut by node:http', async () => {
+    const server = await serve(createDemoRegistry(), { headersTimeoutMs: 300 })
+    const connection = await rawConnection(server.url)
+    connection.socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    const trickle = setInterval(() => connection.socket.write('x-slow: 1\r\n'), 50)
+    try {
+      await eventually(() => connection.isClosed(), 5000)
+    } finally {
+      clearInterval(trickle)
+    }
+    expect(connection.received()).toMatch(/^(HTTP\/1\.1 408 |$)/)
+  })
+
+  test('the request timeout follows the header and body timeouts unless set', async () => {
+    const server = await serve(createDemoRegistry(), { headersTimeoutMs: 2000, bodyTimeoutMs: 5000 })
+    expect(server.server.headersTimeout).toBe(2000)
+    expect(server.server.requestTimeout).toBe(8000)
+    const defaults = await serve(createDemoRegistry())
+    expect(defaults.server.headersTimeout).toBe(10_000)
+    expect(defaults.server.requestTimeout).toBe(21_000)
+  })
+})
+
+describe('the connection cap', () => {
+  test('the default cap keeps a quarter of the open-file limit free', () => {
+    const limits = [
+      'Limit                     Soft Limit           Hard Limit           Units     ',
+      'Max processes             63704                63704                processes ',
+      'Max open files            1024                 524288               files     ',
+    ].join('\n')
+    expect(parseOpenFileLimit(limits)).toBe(1024)
+    expect(parseOpenFileLimit(limits.replace('1024  ', 'unlimited'))).toBeUndefined()
+    expect(parseOpenFileLimit('')).toBeUndefined()
+    expect(connectionCapFor(1024)).toBe(768)
+    expect(connectionCapFor(100)).toBe(36)
+    expect(connectionCapFor(undefined)).toBe(0)
+    expect(readOpenFileLimit(() => limits)).toBe(1024)
+    expect(
+      readOpenFileLimit(() => {
+        throw new Error('no /proc here')
+      }),
+    ).toBeUndefined()
+  })
+
+  test('past the cap connections are closed at once; those waiting longest are shed to make room', async () => {
+    const server = await serve(createDemoRegistry(), { maxConnections: 10 })
+    const idle: RawConnection[] = []
+    for (let index = 0; index < 10; index += 1) {
+      idle.push(await rawConnection(server.url))
+      await sleep(10)
+    }
+    await eventually(() => server.connections().open === 10)
+    // The eleventh is closed unread: no answer, no waiting.
+    const refused = await rawConnection(server.url)
+    await refused.closed
+    expect(refused.received()).toBe('')
+    expect(server.connections().refused).toBeGreaterThanOrEqual(1)
+    // Once they have waited a while for a request, the oldest are shed to keep room free…
+    await eventually(() => server.connections().shed >= 2)
+    expect(idle[0]?.isClosed()).toBe(true)
+    expect(idle[1]?.isClosed()).toBe(true)
+    expect(idle.slice(2).some((connection) => connection.isClosed())).toBe(false)
+    // …so a new client is served.
+    expect((await initialize(server.url)).sessionId).toBeTruthy()
+  })
+
+  test('connections being answered (SSE streams) are not shed', async () => {
+    const server = await serve(createDemoRegistry(), { maxConnections: 6 })
+    const streams: HeldStream[] = []
+    for (let index = 0; index < 3; index += 1) {
+      const { headers } = await initialize(server.url)
+      streams.push(await holdStream(server.url, headers))
+    }
+    let ended = 0
+    for (const stream of streams) void stream.ended.then(() => (ended += 1))
+    // Past the slow threshold, at the edge of the cap: idle keep-alive connections may go, streams stay.
+    await sleep(1500)
+    await rawConnection(server.url)
+    await sleep(300)
+    expect(server.connections().shed).toBeGreaterThanOrEqual(1)
+    expect(ended).toBe(0)
+    expect(server.handler.stats().streams).toBe(3)
+    for (const stream of streams) stream.close()
+  })
+})
