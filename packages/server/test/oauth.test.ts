@@ -121,14 +121,17 @@ describe('the protected resource', () => {
       expect((refused.json as { error: { message: string } }).error.message).toMatch(why)
     }
 
-    const shortLived = await startAuthServer({ accessTokenTtl: 1 })
+    // Long enough to be used once even on a loaded machine; then wait for its expiry.
+    const shortLived = await startAuthServer({ accessTokenTtl: 4 })
     try {
       const expiring = await serve(protectedRegistry(), { auth: { issuer: shortLived.issuer } })
       const token = await obtainToken(shortLived.issuer, { resource: expiring.url })
       expect((await post(expiring.url, call('open'), modernHeaders(token.access_token, 'open'))).status).toBe(
         200,
       )
-      await new Promise((resolve) => setTimeout(resolve, 2100))
+      const [, expiringPayload] = token.access_token.split('.') as [string, string]
+      const { exp } = JSON.parse(Buffer.from(expiringPayload, 'base64url').toString()) as { exp: number }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 1100))
       const expired = await post(expiring.url, call('open'), modernHeaders(token.access_token, 'open'))
       expect(expired.status).toBe(401)
       expect((expired.json as { error: { message: string } }).error.message).toMatch(/expired/)
