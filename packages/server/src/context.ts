@@ -17,6 +17,8 @@ import type {
   LoggingLevel,
 } from '@modelcontextprotocol/server'
 
+import type { TraceAnnotations } from './trace.js'
+
 export type { ClientCapabilities, ElicitResult, Implementation, ListRootsResult, LoggingLevel }
 
 /** Who made the request, as the server's authentication established it. */
@@ -104,4 +106,9 @@ export interface HandlerContext {
    * rest by polling (SEP-1699). Useful before long work. Only 2025-11-25 HTTP sessions.
    */
   closeStream(): void
+  /**
+   * Adds fields to this call's trace entry, e.g. which upstream a gateway asked and how long it
+   * took (`upstream`, `upstream_ms`; the runtime then adds `gateway_ms`, the time spent here).
+   */
+  annotateTrace(fields: TraceAnnotations): void
 }

@@ -42,6 +42,8 @@ export interface HttpHandlerOptions
     GuardOptions {
   /** The MCP endpoint's path (default `/mcp`). `/healthz` answers 200 besides. */
   path?: string
+  /** Extra fields for the `/healthz` answer (a gateway reports its upstreams). */
+  health?: () => Record<string, unknown>
   /** No sessions: every POST is served by a fresh protocol server; GET and DELETE answer 405. */
   stateless?: boolean
   /** Live sessions allowed at once; initialize beyond it gets 503 with Retry-After (default 1000). */
@@ -269,7 +271,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         if (serveMetadata(request, response, pathname)) return
       }
       if (pathname === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
-        const body = '{"status":"ok"}'
+        const body = JSON.stringify({ status: 'ok', ...options.health?.() })
         response.writeHead(200, ['content-type', 'application/json', 'content-length', String(body.length)])
         response.end(request.method === 'HEAD' ? undefined : body)
         return

@@ -19,6 +19,7 @@ export type {
   ToolDefinition,
   ToolOutput,
   ToolRegistry,
+  ToolRegistryOptions,
 } from './registry.js'
 export { createToolRegistry, isToolRegistry } from './registry.js'
 
@@ -43,7 +44,7 @@ export type {
   RuntimeOptions,
 } from './runtime.js'
 export { createRuntime } from './runtime.js'
-export type { TraceEntry, TraceKind } from './trace.js'
+export type { TraceAnnotations, TraceEntry, TraceKind } from './trace.js'
 
 // Serving: stdio, Streamable HTTP, or any SDK transport
 
@@ -68,3 +69,5 @@ export { createDemoRegistry } from './demo.js'
 
 export type { ServerErrorCode, ServerErrorOptions } from './errors.js'
 export { ServerError } from './errors.js'
+/** A JSON-RPC error to answer as it is (code, message, data), e.g. one a gateway's upstream gave. */
+export { RpcFailure } from './protocol/rpc.js'

@@ -3,184 +3,36 @@
 // handlers; the runtime and the transports serve it. Every definition is checked when it is
 // registered, so a mistake fails at start-up with a message naming it, not at the first call.
 
-import { SchemaError, validateArguments } from '@mcp-kit/schema'
+import type { UriTemplate } from '@modelcontextprotocol/server'
+import {
+  checkHint,
+  checkName,
+  checkScope,
+  checkText,
+  checkTtl,
+  defaultListHint,
+  emptyInputSchema,
+  plainSchema,
+  prepareSchema,
+  refuse,
+  uriPattern,
+} from './registry-checks.js'
 import type {
-  Annotations,
-  CallToolResult,
-  GetPromptResult,
-  Icon,
-  PromptMessage,
-  ReadResourceResult,
-  ToolAnnotations,
-  UriTemplate,
-  Variables,
-} from '@modelcontextprotocol/server'
-import type { HandlerContext } from './context.js'
-import { ServerError } from './errors.js'
+  CachedList,
+  CacheHint,
+  ListName,
+  PromptDefinition,
+  RegistryEvent,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+  ToolRegistry,
+  ToolRegistryOptions,
+} from './registry-types.js'
 import { serverSdk } from './sdk.js'
 
-export type JsonSchema = Record<string, unknown>
+export type * from './registry-types.js'
 
-/** What a tool handler may return: a full result, a string (one text item) or a value (JSON text + structuredContent for objects). */
-export type ToolOutput =
-  | CallToolResult
-  | string
-  | Record<string, unknown>
-  | unknown[]
-  | number
-  | boolean
-  | null
-  | undefined
-
-export interface ToolDefinition<Args = Record<string, unknown>> {
-  /** 1–128 letters, digits, `_`, `-` or `.` (MCP 2025-11-25). */
-  name: string
-  title?: string
-  description?: string
-  /** JSON Schema of the arguments, `type: "object"`; default: an object with any properties. Passed to clients verbatim. */
-  inputSchema?: JsonSchema
-  /** JSON Schema of `structuredContent`, `type: "object"`; results are checked against it. */
-  outputSchema?: JsonSchema
-  annotations?: ToolAnnotations
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
-  /**
-   * OAuth scopes a caller's token must carry to call this tool, when the server checks tokens
-   * (`authIssuer`): without them the call is answered 403 `insufficient_scope`, naming them.
-   */
-  scopes?: readonly string[]
-  /** Called with arguments that passed the inputSchema. A thrown error becomes an `isError` result. */
-  handler(args: Args, context: HandlerContext): ToolOutput | Promise<ToolOutput>
-}
-
-/** What a resource reader may return: a full result, text, or bytes (sent as a base64 blob). */
-export type ResourceOutput = ReadResourceResult | string | Uint8Array
-
-interface ResourceCommon {
-  name: string
-  title?: string
-  description?: string
-  mimeType?: string
-  annotations?: Annotations
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
-  /**
-   * Keep what `read` returned for this many milliseconds and answer from memory meanwhile.
-   * Cached results carry `_meta.fetched_at` (ISO time of the read). The cache is shared by every
-   * session of a server: do not cache per-user content. Also the `ttlMs` freshness hint of
-   * 2026-07-28 `resources/read` results (default 0: immediately stale).
-   */
-  ttlMs?: number
-  /**
-   * Who may cache a read (2026-07-28 `cacheScope`): `public` when the content is the same for
-   * every user, `private` (the default) when it may depend on who asks.
-   */
-  cacheScope?: CacheScope
-}
-
-export interface ResourceDefinition extends ResourceCommon {
-  uri: string
-  size?: number
-  read(uri: string, context: HandlerContext): ResourceOutput | Promise<ResourceOutput>
-}
-
-/** Offers values for a partly typed argument (completion/complete). At most 100 are sent. */
-export type Completer = (
-  value: string,
-  context: { arguments: Record<string, string> },
-) => string[] | Promise<string[]>
-
-export interface ResourceTemplateDefinition extends ResourceCommon {
-  /** An RFC 6570 URI template, e.g. `weather://{city}/today`. */
-  uriTemplate: string
-  read(uri: string, variables: Variables, context: HandlerContext): ResourceOutput | Promise<ResourceOutput>
-  /** Completions for the template's variables, by variable name. */
-  complete?: Record<string, Completer>
-}
-
-export interface PromptArgument {
-  name: string
-  title?: string
-  description?: string
-  required?: boolean
-  complete?: Completer
-}
-
-/** What a prompt may return: a full result, one user text message, or messages. */
-export type PromptOutput = GetPromptResult | string | PromptMessage[]
-
-export interface PromptDefinition<Args = Record<string, string>> {
-  name: string
-  title?: string
-  description?: string
-  arguments?: PromptArgument[]
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
-  /** Called once every required argument is present. */
-  get(args: Args, context: HandlerContext): PromptOutput | Promise<PromptOutput>
-}
-
-export type ListName = 'tools' | 'resources' | 'prompts'
-
-export type CacheScope = 'public' | 'private'
-
-/** A 2026-07-28 cache hint: how long a result stays fresh, and who may share a cached copy. */
-export interface CacheHint {
-  ttlMs: number
-  scope: CacheScope
-}
-
-/** The lists whose results carry cache hints. */
-export type CachedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
-
-export interface ToolRegistryOptions {
-  /**
-   * Cache hints of the list results (2026-07-28 `ttlMs`/`cacheScope`); default 60 s, `public`
-   * for each. Clients that listen for list changes drop their copy at once when a list changes.
-   */
-  cache?: Partial<Record<CachedList, Partial<CacheHint>>>
-}
-
-export type RegistryEvent =
-  | { type: 'list_changed'; list: ListName }
-  | { type: 'resource_updated'; uri: string }
-
-export interface ResourceMatch {
-  uri: string
-  /** The static resource, or the template that matched. */
-  resource: ResourceDefinition | ResourceTemplateDefinition
-  /** The template's variables (empty for a static resource). */
-  variables: Variables
-}
-
-export interface ToolRegistry {
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): ToolRegistry
-  resource(definition: ResourceDefinition): ToolRegistry
-  resourceTemplate(definition: ResourceTemplateDefinition): ToolRegistry
-  prompt<Args = Record<string, string>>(definition: PromptDefinition<Args>): ToolRegistry
-  readonly tools: ReadonlyMap<string, ToolDefinition>
-  readonly resources: ReadonlyMap<string, ResourceDefinition>
-  readonly resourceTemplates: ReadonlyMap<string, ResourceTemplateDefinition>
-  readonly prompts: ReadonlyMap<string, PromptDefinition>
-  /** The static resource with this URI, else the first template (in registration order) that matches it. */
-  findResource(uri: string): ResourceMatch | undefined
-  /** Says a resource changed: drops its cached reads and notifies subscribed clients. */
-  resourceUpdated(uri: string): void
-  /**
-   * Says a list changed without a registration (what the tools do, or which ones a gateway
-   * offers, changed): clients that listen re-fetch it.
-   */
-  listChanged(list: ListName): void
-  /** Called after each registration and update (servers send list_changed / resources/updated). */
-  onChange(listener: (event: RegistryEvent) => void): () => void
-  /** The cache hint of a list's results. */
-  cacheHint(list: CachedList): CacheHint
-  /** Changes the cache hint of a list's results (a gateway passes on its upstream's). */
-  setCacheHint(list: CachedList, hint: Partial<CacheHint>): ToolRegistry
-}
-
-const namePattern = /^[A-Za-z0-9_.-]{1,128}$/
-const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:/
 const registryBrand = Symbol.for('mcp-kit.registry')
 
 /** True for a registry from createToolRegistry() of any copy of this package. */
@@ -189,76 +41,6 @@ export function isToolRegistry(value: unknown): value is ToolRegistry {
     typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[registryBrand] === true
   )
 }
-
-function refuse(message: string, cause?: unknown): never {
-  throw new ServerError('invalid_definition', message, { cause })
-}
-
-function checkName(kind: string, name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !namePattern.test(name)) {
-    refuse(`invalid ${kind} name ${JSON.stringify(name)}: use 1-128 letters, digits, '_', '-' or '.'`)
-  }
-}
-
-function checkText(owner: string, field: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'string') refuse(`${owner}: ${field} must be a string`)
-}
-
-const defaultListHint: CacheHint = Object.freeze({ ttlMs: 60_000, scope: 'public' })
-
-function checkHint(owner: string, hint: Partial<CacheHint> | undefined): void {
-  if (hint === undefined) return
-  checkTtl(owner, hint.ttlMs)
-  checkScope(owner, hint.scope)
-}
-
-function checkScope(owner: string, scope: unknown): void {
-  if (scope !== undefined && scope !== 'public' && scope !== 'private') {
-    refuse(`${owner}: cacheScope must be 'public' or 'private'`)
-  }
-}
-
-function checkTtl(owner: string, ttlMs: unknown): void {
-  if (ttlMs !== undefined && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 0)) {
-    refuse(`${owner}: ttlMs must be a number of milliseconds >= 0`)
-  }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
-}
-
-/**
- * Copies and freezes a tool schema and compiles it once (the compiled validator is cached by the
- * frozen copy's identity, so later mutation of the caller's object cannot desynchronize them).
- */
-function prepareSchema(owner: string, field: string, schema: unknown): JsonSchema {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    refuse(`${owner}: ${field} must be a JSON Schema object`)
-  }
-  if ((schema as JsonSchema).type !== 'object') {
-    refuse(`${owner}: ${field} must have "type": "object" (MCP requires object arguments and results)`)
-  }
-  let copy: JsonSchema
-  try {
-    copy = deepFreeze(structuredClone(schema as JsonSchema))
-  } catch (error) {
-    refuse(`${owner}: ${field} must be plain JSON (${(error as Error).message})`, error)
-  }
-  try {
-    validateArguments({}, copy)
-  } catch (error) {
-    if (SchemaError.isInstance(error)) refuse(`${owner}: invalid ${field}: ${error.message}`, error)
-    throw error
-  }
-  return copy
-}
-
-const emptyInputSchema: JsonSchema = deepFreeze({ type: 'object', properties: {} })
 
 /** Creates an empty registry. Registration refuses duplicates and invalid names or schemas at once. */
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
@@ -281,6 +63,13 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const templateMatchers: Array<{ template: UriTemplate; definition: ResourceTemplateDefinition }> = []
   const prompts = new Map<string, PromptDefinition>()
   const listeners = new Set<(event: RegistryEvent) => void>()
+  const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
+  let batched: Set<ListName> | undefined
+  const changed = (list: ListName): true => {
+    if (batched !== undefined) batched.add(list)
+    else emit({ type: 'list_changed', list })
+    return true
+  }
   const emit = (event: RegistryEvent): void => {
     for (const listener of listeners) {
       try {
@@ -313,16 +102,17 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       ) {
         refuse(`${owner}: scopes must be a list of OAuth scope names`)
       }
+      const schema = candidate.passthrough === true ? plainSchema : prepareSchema
       const inputSchema =
         candidate.inputSchema === undefined
           ? emptyInputSchema
-          : prepareSchema(owner, 'inputSchema', candidate.inputSchema)
+          : schema(owner, 'inputSchema', candidate.inputSchema)
       const outputSchema =
         candidate.outputSchema === undefined
           ? undefined
-          : prepareSchema(owner, 'outputSchema', candidate.outputSchema)
+          : schema(owner, 'outputSchema', candidate.outputSchema)
       tools.set(candidate.name, Object.freeze({ ...candidate, inputSchema, outputSchema }))
-      emit({ type: 'list_changed', list: 'tools' })
+      changed('tools')
       return registry
     },
     resource(definition) {
@@ -338,7 +128,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       checkTtl(owner, definition.ttlMs)
       checkScope(owner, definition.cacheScope)
       resources.set(uri, Object.freeze({ ...definition }))
-      emit({ type: 'list_changed', list: 'resources' })
+      changed('resources')
       return registry
     },
     resourceTemplate(definition) {
@@ -365,7 +155,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       const frozen = Object.freeze({ ...definition })
       resourceTemplates.set(uriTemplate, frozen)
       templateMatchers.push({ template, definition: frozen })
-      emit({ type: 'list_changed', list: 'resources' })
+      changed('resources')
       return registry
     },
     prompt(definition) {
@@ -385,7 +175,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         candidate.name,
         Object.freeze({ ...candidate, arguments: candidate.arguments?.map((argument) => ({ ...argument })) }),
       )
-      emit({ type: 'list_changed', list: 'prompts' })
+      changed('prompts')
       return registry
     },
     findResource(uri) {
@@ -397,6 +187,60 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       }
       return undefined
     },
+    removeTool(name) {
+      return tools.delete(name) && changed('tools')
+    },
+    removeResource(uri) {
+      return resources.delete(uri) && changed('resources')
+    },
+    removeResourceTemplate(uriTemplate) {
+      if (!resourceTemplates.delete(uriTemplate)) return false
+      const at = templateMatchers.findIndex(({ definition }) => definition.uriTemplate === uriTemplate)
+      if (at !== -1) templateMatchers.splice(at, 1)
+      return changed('resources')
+    },
+    removePrompt(name) {
+      return prompts.delete(name) && changed('prompts')
+    },
+    batch(change) {
+      const outer = batched === undefined
+      batched ??= new Set()
+      try {
+        change()
+      } finally {
+        if (outer) {
+          const lists = batched
+          batched = undefined
+          for (const list of lists) emit({ type: 'list_changed', list })
+        }
+      }
+    },
+    watchResource(uri) {
+      let watch = watches.get(uri)
+      if (watch === undefined) {
+        watch = { count: 0, stop: undefined }
+        watches.set(uri, watch)
+        try {
+          watch.stop = registry.findResource(uri)?.resource.subscribe?.(uri) ?? undefined
+        } catch {
+          // A hook that fails leaves the subscription without updates; the client still subscribed.
+        }
+      }
+      watch.count += 1
+      let done = false
+      return () => {
+        if (done || watch === undefined) return
+        done = true
+        watch.count -= 1
+        if (watch.count > 0) return
+        watches.delete(uri)
+        try {
+          watch.stop?.()
+        } catch {
+          // ignored, as above
+        }
+      }
+    },
     resourceUpdated(uri) {
       emit({ type: 'resource_updated', uri })
     },
@@ -404,7 +248,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       if (list !== 'tools' && list !== 'resources' && list !== 'prompts') {
         refuse(`unknown list '${String(list)}' (tools, resources, prompts)`)
       }
-      emit({ type: 'list_changed', list })
+      changed(list)
     },
     onChange(listener) {
       listeners.add(listener)

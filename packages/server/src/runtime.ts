@@ -108,6 +108,7 @@ export interface RuntimeInternals {
 const internalsKey = Symbol('mcp-kit.runtime-internals')
 const maximumCompletionValues = 100
 const neverAborted = new AbortController().signal
+const passed = { ok: true } as const
 
 export function runtimeInternals(runtime: Runtime): RuntimeInternals {
   const internals = (runtime as unknown as Record<symbol, RuntimeInternals | undefined>)[internalsKey]
@@ -228,6 +229,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     startedClock: number,
     errorCode?: string,
     message?: string,
+    context?: HandlerContext,
   ): void {
     if (onTrace === undefined) return
     const entry: TraceEntry = {
@@ -242,6 +244,14 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     if (errorCode !== undefined) {
       entry.error_code = errorCode
       entry.error_message = message
+    }
+    const annotations = (context as RequestContext | undefined)?.traceAnnotations
+    if (annotations !== undefined) {
+      if (annotations.upstream !== undefined) entry.upstream = annotations.upstream
+      if (annotations.upstream_ms !== undefined) {
+        entry.upstream_ms = Math.round(annotations.upstream_ms * 1000) / 1000
+        entry.gateway_ms = Math.max(0, Math.round((entry.latency_ms - annotations.upstream_ms) * 1000) / 1000)
+      }
     }
     try {
       onTrace(entry)
@@ -270,7 +280,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     }
     let errorCode: string | undefined
     let result: CallToolResult
-    const check = validateArguments(args, tool.inputSchema)
+    const check = tool.passthrough === true ? passed : validateArguments(args, tool.inputSchema)
     if (!check.ok) {
       errorCode = 'invalid_arguments'
       result = toolErrorResult(`Invalid arguments for tool '${name}':\n${formatProblems(check.errors)}`)
@@ -282,13 +292,27 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
         if (context.signal.aborted) {
           const cancelled = cancelledError(`tool '${name}'`)
           if (tracing)
-            trace('tool_call', name, args, startedAt, startedClock, cancelled.code, cancelled.message)
+            trace(
+              'tool_call',
+              name,
+              args,
+              startedAt,
+              startedClock,
+              cancelled.code,
+              cancelled.message,
+              context,
+            )
           throw cancelled
         }
         errorCode = ServerError.isInstance(error) ? error.code : 'tool_error'
         result = toolErrorResult(errorMessage(error))
       }
-      if (errorCode === undefined && result.isError !== true && tool.outputSchema !== undefined) {
+      if (
+        errorCode === undefined &&
+        result.isError !== true &&
+        tool.outputSchema !== undefined &&
+        tool.passthrough !== true
+      ) {
         if (result.structuredContent === undefined) {
           errorCode = 'tool_error'
           result = toolErrorResult(
@@ -308,7 +332,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     }
     if (tracing) {
       const message = errorCode === undefined ? undefined : firstText(result)
-      trace('tool_call', name, args, startedAt, startedClock, errorCode, message)
+      trace('tool_call', name, args, startedAt, startedClock, errorCode, message, context)
     }
     return result
   }
@@ -340,7 +364,8 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
         resource.ttlMs !== undefined && resource.ttlMs > 0
           ? await cache.read(uri, resource.ttlMs, load)
           : await load()
-      if (tracing) trace('resource_read', uri, { uri }, startedAt, startedClock)
+      if (tracing)
+        trace('resource_read', uri, { uri }, startedAt, startedClock, undefined, undefined, context)
       return result
     } catch (error) {
       if (mustPropagate(error)) throw error
@@ -348,7 +373,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
         ? error
         : new ServerError('internal', errorMessage(error), { cause: error })
       if (tracing)
-        trace('resource_read', uri, { uri }, startedAt, startedClock, failure.code, failure.message)
+        trace('resource_read', uri, { uri }, startedAt, startedClock, failure.code, failure.message, context)
       throw failure
     }
   }
@@ -390,14 +415,15 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
         })
       }
       const result = toGetPromptResult(output, prompt.description)
-      if (tracing) trace('prompt_get', name, args, startedAt, startedClock)
+      if (tracing) trace('prompt_get', name, args, startedAt, startedClock, undefined, undefined, context)
       return result
     } catch (error) {
       if (mustPropagate(error)) throw error
       const failure = ServerError.isInstance(error)
         ? error
         : new ServerError('internal', errorMessage(error), { cause: error })
-      if (tracing) trace('prompt_get', name, args, startedAt, startedClock, failure.code, failure.message)
+      if (tracing)
+        trace('prompt_get', name, args, startedAt, startedClock, failure.code, failure.message, context)
       throw failure
     }
   }

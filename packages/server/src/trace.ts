@@ -17,6 +17,18 @@ export interface TraceEntry {
   args: Record<string, unknown>
   /** Which server answered (the runtime's `serverName`). */
   server: string
+  /** A gateway's upstream that served the call. */
+  upstream?: string
+  /** How long the upstream took, in ms (a gateway's call). */
+  upstream_ms?: number
+  /** How long the gateway itself took: latency_ms minus upstream_ms. */
+  gateway_ms?: number
+}
+
+/** What a handler may add to its trace entry (HandlerContext.annotateTrace). */
+export interface TraceAnnotations {
+  upstream?: string
+  upstream_ms?: number
 }
 
 /** Replaces every argument value with "[redacted]", keeping the names. */

@@ -5,6 +5,7 @@ import * as server from '../src/index.js'
 test('the public runtime exports are exactly these', () => {
   expect(Object.keys(server).sort()).toEqual([
     'ProtocolServer',
+    'RpcFailure',
     'ServerError',
     'createDemoRegistry',
     'createHttpHandler',

@@ -43,6 +43,8 @@ export interface LegacySessionOptions {
   capabilities: Record<string, unknown>
   methods: ReadonlyMap<string, MethodHandler>
   sessionId?: string
+  /** Starts following a resource a client subscribed to (the registry's watchResource). */
+  watchResource?: (uri: string) => () => void
   /** Operator diagnostics (never sent to the client). */
   report?: (error: Error) => void
 }
@@ -60,6 +62,7 @@ export class LegacySession {
   readonly #inFlight = new Map<RequestId, AbortController>()
   readonly #outgoing = new Map<RequestId, Outgoing>()
   readonly subscriptions = new Set<string>()
+  readonly #unwatch = new Map<string, () => void>()
   #nextOutgoingId = 0
   #closed = false
   clientInfo: Implementation | undefined
@@ -136,6 +139,8 @@ export class LegacySession {
     this.#inFlight.clear()
     for (const pending of this.#outgoing.values()) pending.reject(reason)
     this.#outgoing.clear()
+    for (const unwatch of this.#unwatch.values()) unwatch()
+    this.#unwatch.clear()
   }
 
   async #answer(request: RpcRequest, extra: MessageExtra, controller: AbortController): Promise<void> {
@@ -177,12 +182,20 @@ export class LegacySession {
       case 'logging/setLevel':
         this.logLevel = loggingLevel(params.level, 'level')
         return {}
-      case 'resources/subscribe':
-        this.subscriptions.add(requiredString(params, 'uri'))
+      case 'resources/subscribe': {
+        const uri = requiredString(params, 'uri')
+        this.subscriptions.add(uri)
+        if (!this.#unwatch.has(uri) && this.#options.watchResource)
+          this.#unwatch.set(uri, this.#options.watchResource(uri))
         return {}
-      case 'resources/unsubscribe':
-        this.subscriptions.delete(requiredString(params, 'uri'))
+      }
+      case 'resources/unsubscribe': {
+        const uri = requiredString(params, 'uri')
+        this.subscriptions.delete(uri)
+        this.#unwatch.get(uri)?.()
+        this.#unwatch.delete(uri)
         return {}
+      }
     }
     const method = this.#options.methods.get(request.method)
     if (method === undefined) throw methodNotFound(request.method)

@@ -214,7 +214,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     const { params, meta, capabilities } = admitted
     if (request.method === 'server/discover') return { result: discover(), status: 200 }
     if (request.method === 'subscriptions/listen') {
-      await listen(request.id, params, changes, io, closing.signal)
+      await listen(request.id, params, changes, io, closing.signal, (uri) => registry.watchResource(uri))
       return { result: complete({ _meta: { [metaKeys.subscriptionId]: request.id } }), status: 200 }
     }
     const method = methods.get(request.method) as MethodHandler

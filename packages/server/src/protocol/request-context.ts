@@ -19,6 +19,7 @@ import type {
   SamplingResult,
 } from '../context.js'
 import { ServerError } from '../errors.js'
+import type { TraceAnnotations } from '../trace.js'
 import { severity } from './params.js'
 
 /** Answers a handler's questions, all keys at once. */
@@ -58,6 +59,8 @@ export class RequestContext implements HandlerContext {
   readonly protocolVersion: string | undefined
   readonly #init: RequestContextInit
   #asked = 0
+  /** What the handler added to its trace entry (annotateTrace). */
+  traceAnnotations: TraceAnnotations | undefined
 
   constructor(init: RequestContextInit) {
     this.#init = init
@@ -68,6 +71,10 @@ export class RequestContext implements HandlerContext {
     this.clientInfo = init.clientInfo
     this.clientCapabilities = init.clientCapabilities
     this.protocolVersion = init.protocolVersion
+  }
+
+  annotateTrace(fields: TraceAnnotations): void {
+    this.traceAnnotations = { ...this.traceAnnotations, ...fields }
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {

@@ -167,6 +167,7 @@ export class ProtocolServer {
       capabilities: this.#core.legacyCapabilities,
       methods: this.#core.methods,
       sessionId: this.#transport?.sessionId,
+      watchResource: (uri) => this.#core.runtime.registry.watchResource(uri),
       report: this.#core.report,
     })
     return this.#legacy

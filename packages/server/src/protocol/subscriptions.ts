@@ -73,6 +73,7 @@ export async function listen(
   changes: ChangeFeed,
   io: { signal: AbortSignal; notify(message: RpcNotification): Promise<void> },
   closing: AbortSignal,
+  watchResource?: (uri: string) => () => void,
 ): Promise<void> {
   checkNesting(params)
   const filter = filterOf(params)
@@ -90,6 +91,7 @@ export async function listen(
   }
   await send('notifications/subscriptions/acknowledged', { notifications: filter })
   if (io.signal.aborted || closing.aborted) return
+  const unwatch = watchResource === undefined ? [] : [...uris].map((uri) => watchResource(uri))
   const unsubscribe = changes.subscribe((event) => {
     if (event.type === 'resource_updated') {
       if (uris.has(event.uri)) void send('notifications/resources/updated', { uri: event.uri })
@@ -112,4 +114,5 @@ export async function listen(
     closing.addEventListener('abort', done, { once: true })
   })
   unsubscribe()
+  for (const stop of unwatch) stop()
 }
