@@ -29,6 +29,7 @@ export type {
   AuthInfo,
   ElicitationRequest,
   HandlerContext,
+  InputRequest,
   LoggingLevel,
   SamplingRequest,
   SamplingResult,
