@@ -11,7 +11,13 @@ import type { Io } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 
 export interface ServeArguments {
+  /** A registry module and/or upstream servers (@profile, mcp+…://, name=<reference>). */
+  targets?: string[]
   module?: string
+  config?: string
+  eager?: boolean
+  idleStop?: number
+  verbose?: boolean
   stdio?: boolean
   port?: number
   host?: string
