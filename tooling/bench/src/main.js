@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { createContext } from './context.js'
+import { measureGateway } from './measurements/gateway.js'
 import { measureHttp, measureSessionMemory } from './measurements/http.js'
 import { measureInspectEverything, measureInspectLocal } from './measurements/inspect.js'
 import { measureInspectMemory } from './measurements/memory.js'
@@ -33,6 +34,7 @@ const measurements = [
   ['memory', 'peak RSS of inspect', measureInspectMemory],
   ['memory', 'memory per idle HTTP session', measureSessionMemory],
   ['scaling', 'put scaling', measureScaling],
+  ['gateway', 'gateway overhead and memory', measureGateway],
 ]
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {

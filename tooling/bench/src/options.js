@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Measurement groups, in table order; `--only` takes a comma-separated subset. */
-export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory', 'scaling']
+export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory', 'scaling', 'gateway']
 
 /**
  * @typedef {object} BenchOptions

@@ -35,6 +35,12 @@ const expectedRows = [
   'scaling-10',
   'scaling-50',
   'scaling-100',
+  'gateway-HTTP-p50',
+  'gateway-HTTP-p99',
+  'gateway-memory-session',
+  'gateway-stdio-p50',
+  'gateway-stdio-p99',
+  'gateway-memory-upstream',
 ]
 
 /** Command lines of live processes running one of the bench's anchors. */
