@@ -4,6 +4,7 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { processRunning } from '@mcp-kit/client'
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
@@ -229,13 +230,17 @@ describe('faults', () => {
     })
     await client.connect(new HttpTransportV1(new URL(url)))
     try {
-      const firstPid = gateway.upstreams.get('fixture')?.pid
-      const crashed = (await client.callTool({ name: 'fixture__crash', arguments: {} })) as {
-        isError?: boolean
-        content: Array<{ text: string }>
-      }
+      const firstPid = gateway.upstreams.get('fixture')?.pid as number
+      // kill -9 the upstream while a call is running on it.
+      const running = client.callTool({ name: 'fixture__slow', arguments: { ms: 20_000 } }, undefined, {
+        onprogress: () => {
+          if (processRunning(firstPid)) process.kill(firstPid, 'SIGKILL')
+        },
+        resetTimeoutOnProgress: true,
+      }) as Promise<{ isError?: boolean; content: Array<{ text: string }> }>
+      const crashed = await running
       expect(crashed.isError).toBe(true)
-      expect(crashed.content[0]?.text).toMatch(/upstream 'fixture'.*exit/i)
+      expect(crashed.content[0]?.text).toMatch(/upstream 'fixture'.*(exit|SIGKILL|killed)/i)
       // The other upstream is not disturbed.
       expect(text(await client.callTool({ name: 'memory__read_graph', arguments: {} }))).toContain('entities')
       // The dead one restarts (backoff), is listed again, and says so.
