@@ -188,6 +188,30 @@ describe('forwarding', () => {
     }
   })
 
+  test("a client's resource subscription is followed upstream; the upstream's updates reach it", async () => {
+    const { url } = await startGateway({
+      upstreams: [{ name: 'fixture', server: nodeServer(fixtureUpstream) }],
+    })
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' })
+    const updates: string[] = []
+    const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri)
+    })
+    await client.connect(new HttpTransportV1(new URL(url)))
+    try {
+      await client.subscribeResource({ uri: 'fixture://greeting' })
+      // The upstream subscription is set up in the background: touch until an update arrives.
+      await eventually(async () => {
+        await client.callTool({ name: 'fixture__touch', arguments: {} })
+        return updates.length > 0
+      })
+      expect(updates[0]).toBe('fixture://greeting')
+    } finally {
+      await client.close()
+    }
+  })
+
   for (const label of ['SDK v1 (2025-11-25)', 'SDK v2 auto (2026-07-28)'] as const) {
     test(`${label}: an upstream's elicitation reaches the client and the answer goes back; the upstream tool runs once`, async () => {
       const markFile = join(temporaryDir(), 'marks')
