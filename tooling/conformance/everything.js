@@ -6,7 +6,7 @@
 // eras: a question (`context.elicit`, `sample`, `listRoots`, `ask`) is a server-to-client
 // request under 2025-11-25 and an `input_required` round under 2026-07-28.
 
-import { createToolRegistry } from '@mcp-kit/server'
+import { createToolRegistry, RpcFailure } from '@mcp-kit/server'
 
 // A 1×1 red PNG and a tiny WAV file, as in the suite's reference server.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
@@ -14,6 +14,20 @@ const wav = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA='
 
 const noArguments = { type: 'object', properties: {} }
 const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+/** Waits, or rejects as soon as `signal` aborts (a cancelled task stops at once). */
+const pause = (milliseconds, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const timer = setTimeout(resolve, milliseconds)
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true },
+    )
+  })
 
 const nameForm = {
   message: 'What is your name?',
@@ -210,6 +224,95 @@ export default function createConformanceRegistry() {
         handler: () => {
           registry.listChanged('prompts')
           return 'Mutation triggered'
+        },
+      })
+      // The io.modelcontextprotocol/tasks extension (tasks-*): the fixtures the scenarios name
+      .tool({
+        name: 'greet',
+        description: 'Greets at once (never a task)',
+        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        handler: ({ name }) => `Hello, ${name}!`,
+      })
+      .tool({
+        name: 'slow_compute',
+        description: 'Works for `seconds` seconds, as a task when the client follows tasks',
+        inputSchema: {
+          type: 'object',
+          properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } },
+          required: ['seconds'],
+        },
+        taskSupport: 'optional',
+        handler: async ({ seconds, label }, context) => {
+          await pause(seconds * 1000, context.signal)
+          return `computed ${label ?? 'result'} in ${seconds}s`
+        },
+      })
+      .tool({
+        name: 'failing_job',
+        description: 'Fails as a tool after a second (only as a task)',
+        inputSchema: noArguments,
+        taskSupport: 'required',
+        handler: async (_args, context) => {
+          await pause(1000, context.signal)
+          throw new Error('the job failed')
+        },
+      })
+      .tool({
+        name: 'protocol_error_job',
+        description: 'Fails with a JSON-RPC error (a protocol-level failure)',
+        inputSchema: noArguments,
+        taskSupport: 'optional',
+        handler: async (_args, context) => {
+          await pause(200, context.signal)
+          throw new RpcFailure(-32603, 'the job broke down')
+        },
+      })
+      .tool({
+        name: 'confirm_delete',
+        description: 'Asks for a confirmation while it runs as a task',
+        inputSchema: { type: 'object', properties: { filename: { type: 'string' } } },
+        taskSupport: 'optional',
+        handler: async ({ filename }, context) => {
+          const answer = await context.elicit(
+            {
+              message: `Delete ${filename ?? 'the file'}?`,
+              requestedSchema: {
+                type: 'object',
+                properties: { confirm: { type: 'boolean' } },
+                required: ['confirm'],
+              },
+            },
+            { key: 'confirm' },
+          )
+          return answer.action === 'accept' && answer.content?.confirm === true
+            ? `deleted ${filename}`
+            : 'kept'
+        },
+      })
+      .tool({
+        name: 'multi_input',
+        description: 'Asks two questions at once while it runs as a task',
+        inputSchema: noArguments,
+        taskSupport: 'optional',
+        handler: async (_args, context) => {
+          const [first, second] = await Promise.all([
+            context.elicit(nameForm, { key: 'first' }),
+            context.elicit(nameForm, { key: 'second' }),
+          ])
+          return `got ${first.content?.name} and ${second.content?.name}`
+        },
+      })
+      .tool({
+        name: 'test_tool_with_task',
+        description: 'Asks for a name in the request, then works on as a task',
+        inputSchema: noArguments,
+        taskSupport: 'required',
+        taskStart: 'handler',
+        handler: async (_args, context) => {
+          const answer = await context.elicit(nameForm, { key: 'user_name' })
+          await context.startTask()
+          await pause(300, context.signal)
+          return `Hello, ${answer.content?.name ?? 'stranger'}!`
         },
       })
       // http-custom-header-server-validation: a parameter mirrored into Mcp-Param-Region

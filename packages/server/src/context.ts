@@ -107,6 +107,18 @@ export interface HandlerContext {
    */
   closeStream(): void
   /**
+   * The task this call runs as (2026-07-28 tasks extension), once it is one; undefined otherwise.
+   */
+  readonly taskId: string | undefined
+  /**
+   * For a tool with `taskStart: 'handler'`: the request ends here with a task handle and the rest
+   * of the call runs as a task, when the client declared the tasks extension. From then on
+   * questions are answered through `tasks/update`, progress becomes the task's status message and
+   * log messages are dropped (the extension has no channel for them). Does nothing otherwise (no
+   * extension, a 2025-11-25 session, the embedded runtime, or the call already is a task).
+   */
+  startTask(): Promise<void>
+  /**
    * Adds fields to this call's trace entry, e.g. which upstream a gateway asked and how long it
    * took (`upstream`, `upstream_ms`; the runtime then adds `gateway_ms`, the time spent here).
    */

@@ -141,6 +141,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     instructions: options.instructions,
     stateKey: options.stateKey,
     changes: options.changes,
+    tasks: options.tasks,
     onError,
   })
   const connectProtocol = createProtocolBinding(core)

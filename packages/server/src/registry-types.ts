@@ -16,6 +16,9 @@ import type { HandlerContext } from './context.js'
 
 export type JsonSchema = Record<string, unknown>
 
+/** Whether a tool's calls may run as tasks (see ToolDefinition.taskSupport). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required'
+
 /** What a tool handler may return: a full result, a string (one text item) or a value (JSON text + structuredContent for objects). */
 export type ToolOutput =
   | CallToolResult
@@ -49,6 +52,22 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * are, without compiling them, and neither arguments nor results are validated here.
    */
   passthrough?: boolean
+  /**
+   * Whether a call may run as a task (the io.modelcontextprotocol/tasks extension of 2026-07-28,
+   * SEP-2663; the values are the spec's `taskSupport`). `forbidden` (the default): always answered
+   * in the request. `optional`: a client that declared the extension gets a task handle and follows
+   * the task (`tasks/get`); other clients get the result in the request. `required`: only as a
+   * task; 2026-07-28 clients without the extension get -32021 (2025-11-25 sessions, which have no
+   * such extension, are answered in the request). The handler does not change either way.
+   */
+  taskSupport?: TaskSupport
+  /**
+   * When a task-supporting call becomes a task: `call` (the default) at once, before the handler
+   * runs; `handler` when the handler calls `context.startTask()`, so that questions it asks before
+   * are answered in the request (input_required rounds) and the task starts with what it learnt.
+   * A handler that returns without calling it answers in the request.
+   */
+  taskStart?: 'call' | 'handler'
   /** Called with arguments that passed the inputSchema. A thrown error becomes an `isError` result. */
   handler(args: Args, context: HandlerContext): ToolOutput | Promise<ToolOutput>
 }

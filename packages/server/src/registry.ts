@@ -102,6 +102,19 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       ) {
         refuse(`${owner}: scopes must be a list of OAuth scope names`)
       }
+      if (
+        candidate.taskSupport !== undefined &&
+        !['forbidden', 'optional', 'required'].includes(candidate.taskSupport)
+      ) {
+        refuse(`${owner}: taskSupport must be 'forbidden', 'optional' or 'required'`)
+      }
+      if (
+        candidate.taskStart !== undefined &&
+        candidate.taskStart !== 'call' &&
+        candidate.taskStart !== 'handler'
+      ) {
+        refuse(`${owner}: taskStart must be 'call' or 'handler'`)
+      }
       const schema = candidate.passthrough === true ? plainSchema : prepareSchema
       const inputSchema =
         candidate.inputSchema === undefined

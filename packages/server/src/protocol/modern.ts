@@ -9,6 +9,11 @@ import { decodeHeaderValue, findParamHeaders, paramHeaderMismatch } from '@mcp-k
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes } from '../errors.js'
 import type { ToolRegistry } from '../registry.js'
+import { callAsTask, planToolCall } from '../tasks/task-call.js'
+import type { TaskManager } from '../tasks/task-manager.js'
+import { answerTaskMethod } from '../tasks/task-methods.js'
+import { followTasks } from '../tasks/task-notifications.js'
+import { taskMethods } from '../tasks/task-wire.js'
 import { failureOf } from './failure.js'
 import {
   answersOf,
@@ -21,7 +26,7 @@ import {
 } from './input-required.js'
 import { inputRequiredMethods, listMethods, type MethodHandler } from './methods.js'
 import { checkNesting, isLoggingLevel, paramsObject } from './params.js'
-import { RequestContext } from './request-context.js'
+import { RequestContext, type RequestContextInit } from './request-context.js'
 import {
   errorResponse,
   invalidParams,
@@ -61,6 +66,8 @@ export interface ModernHandlerOptions {
   stateCodec: StateCodec
   /** Where list and resource changes come from (default: the registry's own events). */
   changes?: ChangeFeed
+  /** Runs and answers tasks (the io.modelcontextprotocol/tasks extension). */
+  tasks: TaskManager
   report?: (error: Error) => void
 }
 
@@ -73,11 +80,14 @@ export interface ModernHandler {
 const headerMismatch = (message: string) =>
   new RpcFailure(rpcCodes.headerMismatch, `Header mismatch: ${message}`, { httpStatus: 400 })
 
-/** What `Mcp-Name` mirrors, per method. */
-const namedField: Readonly<Record<string, 'name' | 'uri'>> = {
+/** What `Mcp-Name` mirrors, per method (SEP-2663 adds the task methods' `taskId`). */
+const namedField: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 }
 
 function checkStandardHeaders(
@@ -104,7 +114,7 @@ function checkStandardHeaders(
 }
 
 export function createModernHandler(options: ModernHandlerOptions): ModernHandler {
-  const { registry, methods, stateCodec, report } = options
+  const { registry, methods, stateCodec, report, tasks } = options
   const serverMeta = { [metaKeys.serverInfo]: options.serverInfo }
   const closing = new AbortController()
   const changes: ChangeFeed = options.changes ?? { subscribe: (listener) => registry.onChange(listener) }
@@ -174,7 +184,8 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     const known =
       request.method === 'server/discover' ||
       request.method === 'subscriptions/listen' ||
-      methods.has(request.method)
+      methods.has(request.method) ||
+      taskMethods.has(request.method)
     if (!known) throw methodNotFound(request.method, 404)
     if (io.header !== undefined) {
       if (versionHeader === undefined) throw headerMismatch('the MCP-Protocol-Version header is required')
@@ -212,10 +223,23 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
   ): Promise<{ result: Record<string, unknown>; status: number }> {
     const admitted = admit(request, io)
     const { params, meta, capabilities } = admitted
+    const principal = io.authInfo?.subject ?? io.authInfo?.clientId
     if (request.method === 'server/discover') return { result: discover(), status: 200 }
     if (request.method === 'subscriptions/listen') {
-      await listen(request.id, params, changes, io, closing.signal, (uri) => registry.watchResource(uri))
+      await listen(
+        request.id,
+        params,
+        changes,
+        io,
+        closing.signal,
+        (uri) => registry.watchResource(uri),
+        (taskIds) => followTasks(tasks, taskIds, capabilities, principal),
+      )
       return { result: complete({ _meta: { [metaKeys.subscriptionId]: request.id } }), status: 200 }
+    }
+    if (taskMethods.has(request.method)) {
+      const result = await answerTaskMethod(tasks, request.method, params, capabilities, principal)
+      return { result: complete(result), status: 200 }
     }
     const method = methods.get(request.method) as MethodHandler
     const token = meta.progressToken
@@ -228,7 +252,11 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
       mrtr ? await answersOf(params, binding, stateCodec) : {},
       capabilities,
     )
-    const context = new RequestContext({
+    const plan =
+      request.method === 'tools/call'
+        ? planToolCall(registry.tools.get(String(params.name)), capabilities)
+        : 'request'
+    const init: RequestContextInit = {
       signal: io.signal,
       requestId: request.id,
       authInfo: io.authInfo,
@@ -241,9 +269,22 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
       logLevel: admitted.logLevel,
       input: channel,
       missingCapabilities: missingCapabilityError,
-    })
+    }
     try {
-      const result = await method(params, context)
+      if (plan !== 'request') {
+        const outcome = await callAsTask({
+          manager: tasks,
+          plan,
+          init,
+          method: request.method,
+          name: String(params.name),
+          principal,
+          run: (context) => method(params, context) as Promise<Record<string, unknown>>,
+        })
+        if ('created' in outcome) return { result: { ...outcome.created, _meta: serverMeta }, status: 200 }
+        return { result: complete(outcome.result), status: 200 }
+      }
+      const result = await method(params, new RequestContext(init))
       const list = listMethods[request.method]
       if (list !== undefined) return { result: complete(result, registry.cacheHint(list)), status: 200 }
       if (request.method === 'resources/read') {
@@ -270,6 +311,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     },
     close() {
       closing.abort()
+      void tasks.close()
     },
   }
 }

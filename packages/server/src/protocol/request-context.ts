@@ -47,7 +47,17 @@ export interface RequestContextInit {
   closeStream?: () => void
   /** The error for capabilities the client did not declare (era-specific). */
   missingCapabilities?: (missing: ClientCapabilities) => Error
+  /** Turns the call into a task (tasks/task-call.ts); absent where calls cannot become tasks. */
+  startTask?: () => Promise<void>
+  /** The task the call runs as, once it is one. */
+  taskId?: string
 }
+
+/** What changes when a call becomes a task: where questions, progress and log messages go. */
+export type TaskBinding = Pick<
+  RequestContextInit,
+  'input' | 'notify' | 'progressToken' | 'closeStream' | 'taskId'
+>
 
 export class RequestContext implements HandlerContext {
   readonly signal: AbortSignal
@@ -57,7 +67,7 @@ export class RequestContext implements HandlerContext {
   readonly clientInfo: Implementation | undefined
   readonly clientCapabilities: ClientCapabilities | undefined
   readonly protocolVersion: string | undefined
-  readonly #init: RequestContextInit
+  #init: RequestContextInit
   #asked = 0
   /** What the handler added to its trace entry (annotateTrace). */
   traceAnnotations: TraceAnnotations | undefined
@@ -71,6 +81,19 @@ export class RequestContext implements HandlerContext {
     this.clientInfo = init.clientInfo
     this.clientCapabilities = init.clientCapabilities
     this.protocolVersion = init.protocolVersion
+  }
+
+  get taskId(): string | undefined {
+    return this.#init.taskId
+  }
+
+  startTask(): Promise<void> {
+    return this.#init.startTask?.() ?? Promise.resolve()
+  }
+
+  /** Sends the rest of the call's questions, progress and log messages to its task. */
+  bindTask(binding: TaskBinding): void {
+    this.#init = { ...this.#init, ...binding, startTask: undefined, logLevel: undefined, logAll: false }
   }
 
   annotateTrace(fields: TraceAnnotations): void {

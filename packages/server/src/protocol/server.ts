@@ -7,6 +7,8 @@
 
 import type { Implementation } from '../context.js'
 import { type Runtime, runtimeInternals } from '../runtime.js'
+import { TaskManager, type TaskOptions } from '../tasks/task-manager.js'
+import { tasksExtension } from '../tasks/task-wire.js'
 import { createStateCodec, type StateCodec } from './input-required.js'
 import { LegacySession, type MessageExtra } from './legacy-session.js'
 import { type MethodHandler, sharedMethods } from './methods.js'
@@ -31,6 +33,11 @@ export interface ProtocolServerOptions {
   stateKey?: Uint8Array | string
   /** Where 2026-07-28 subscriptions hear about changes (default: the registry's events). */
   changes?: ChangeFeed
+  /**
+   * Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28, for tools that declare
+   * `taskSupport`): where records live, how long results are kept, the suggested poll interval.
+   */
+  tasks?: TaskOptions
   /** Diagnostics for the operator (never sent to clients). */
   onError?: (error: Error) => void
 }
@@ -58,6 +65,8 @@ export function createServerCore(runtime: Runtime, options: ProtocolServerOption
     logging: {},
     completions: {},
   }
+  // The tasks extension exists in 2026-07-28 only (SEP-2663 "Backward Compatibility").
+  const modernCapabilities = { ...capabilities, extensions: { [tasksExtension]: {} } }
   return {
     runtime,
     serverInfo,
@@ -69,11 +78,12 @@ export function createServerCore(runtime: Runtime, options: ProtocolServerOption
     modern: createModernHandler({
       serverInfo,
       instructions: options.instructions,
-      capabilities,
+      capabilities: modernCapabilities,
       registry: runtime.registry,
       methods,
       stateCodec,
       changes: options.changes,
+      tasks: new TaskManager(options.tasks, options.onError),
       report: options.onError,
     }),
   }

@@ -6,6 +6,7 @@
 // events in one process, a store's pub/sub across instances.
 
 import type { RegistryEvent } from '../registry.js'
+import type { TaskFollower } from '../tasks/task-notifications.js'
 import { checkNesting } from './params.js'
 import { invalidParams, isObject, type RequestId, type RpcNotification } from './rpc.js'
 import { metaKeys } from './versions.js'
@@ -20,7 +21,12 @@ interface Filter {
   promptsListChanged?: boolean
   resourcesListChanged?: boolean
   resourceSubscriptions?: string[]
+  /** Tasks whose status changes to report (the tasks extension, SEP-2663). */
+  taskIds?: string[]
 }
+
+/** Follows tasks for a subscription (tasks/task-notifications.ts), bound to the request's caller. */
+export type TaskFollowing = (taskIds: string[]) => Promise<TaskFollower>
 
 const listFlags = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const
 const maximumSubscribedUris = 1000
@@ -48,6 +54,16 @@ function filterOf(params: Record<string, unknown>): Filter {
     }
     filter.resourceSubscriptions = [...new Set(uris as string[])]
   }
+  const taskIds = requested.taskIds
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || taskIds.some((taskId) => typeof taskId !== 'string')) {
+      throw invalidParams("'notifications.taskIds' must be an array of task ids")
+    }
+    if (taskIds.length > maximumSubscribedUris) {
+      throw invalidParams(`'notifications.taskIds' may name at most ${maximumSubscribedUris} tasks`)
+    }
+    filter.taskIds = [...new Set(taskIds as string[])]
+  }
   return filter
 }
 
@@ -74,12 +90,18 @@ export async function listen(
   io: { signal: AbortSignal; notify(message: RpcNotification): Promise<void> },
   closing: AbortSignal,
   watchResource?: (uri: string) => () => void,
+  followTasks?: TaskFollowing,
 ): Promise<void> {
   checkNesting(params)
   const filter = filterOf(params)
   const tag = { [metaKeys.subscriptionId]: id }
   const send = (method: string, extra?: Record<string, unknown>) =>
     io.notify({ jsonrpc: '2.0', method, params: { ...extra, _meta: tag } }).catch(() => {})
+  let tasks: TaskFollower | undefined
+  if (filter.taskIds !== undefined) {
+    tasks = followTasks === undefined ? undefined : await followTasks(filter.taskIds)
+    filter.taskIds = tasks?.agreed ?? []
+  }
   const uris = new Set(filter.resourceSubscriptions ?? [])
   // List changes that arrive together go out once (one per list per tick).
   const pending = new Set<keyof typeof listMethod>()
@@ -92,6 +114,7 @@ export async function listen(
   await send('notifications/subscriptions/acknowledged', { notifications: filter })
   if (io.signal.aborted || closing.aborted) return
   const unwatch = watchResource === undefined ? [] : [...uris].map((uri) => watchResource(uri))
+  if (tasks !== undefined) unwatch.push(tasks.begin((task) => void send('notifications/tasks', task)))
   const unsubscribe = changes.subscribe((event) => {
     if (event.type === 'resource_updated') {
       if (uris.has(event.uri)) void send('notifications/resources/updated', { uri: event.uri })

@@ -1,0 +1,121 @@
+// A `tools/call` that may become a task (SEP-2663: the server decides, per request). A tool
+// declares `taskSupport`; when the request declared the extension, the call becomes a task at once
+// (`taskStart: 'call'`) or when its handler calls `context.startTask()` (`taskStart: 'handler'`:
+// questions before that are input_required rounds of the request, the composition the spec
+// describes). From then on the handler runs detached from the request, with the same context:
+// its signal now follows `tasks/cancel`, its questions become the task's `inputRequests`, its
+// progress the task's status message.
+
+import type { ClientCapabilities } from '../context.js'
+import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
+import type { ToolDefinition } from '../registry-types.js'
+import { TaskInputChannel } from './task-input.js'
+import type { TaskManager } from './task-manager.js'
+import type { TaskRecord } from './task-store.js'
+import { createTaskResult, declaresTasks, tasksNotDeclared } from './task-wire.js'
+
+/** How a call runs: in the request, or as a task starting at the call or when the handler says. */
+export type TaskPlan = 'request' | 'task-at-call' | 'task-by-handler'
+
+/** The plan for a `tools/call` of `tool`; -32021 when only a task would do and the client cannot follow one. */
+export function planToolCall(tool: ToolDefinition | undefined, capabilities: ClientCapabilities): TaskPlan {
+  const support = tool?.taskSupport ?? 'forbidden'
+  if (support === 'forbidden') return 'request'
+  if (!declaresTasks(capabilities)) {
+    if (support === 'required') throw tasksNotDeclared(`the tool '${tool?.name}'`)
+    return 'request'
+  }
+  return tool?.taskStart === 'handler' ? 'task-by-handler' : 'task-at-call'
+}
+
+export interface TaskCallOptions {
+  manager: TaskManager
+  plan: Exclude<TaskPlan, 'request'>
+  /** The request's context, as it would be without tasks. */
+  init: RequestContextInit
+  method: string
+  name: string
+  principal: string | undefined
+  /** Runs the handler (through the runtime) with the context it is given. */
+  run(context: RequestContext): Promise<Record<string, unknown>>
+}
+
+export type TaskCallOutcome = { result: Record<string, unknown> } | { created: Record<string, unknown> }
+
+function progressText(params: Record<string, unknown>): string {
+  if (typeof params.message === 'string') return params.message
+  return params.total === undefined ? `${params.progress}` : `${params.progress}/${params.total}`
+}
+
+/**
+ * Runs a call that may become a task. Resolves with the request's own result when it finished
+ * before becoming one, or with the `CreateTaskResult` once the task exists (the work goes on).
+ * Errors before the task exists (an input_required round, a protocol error) are the request's.
+ */
+export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutcome> {
+  const { manager, init } = options
+  const requestSignal = init.signal
+  // The handler's signal: the request's until the call becomes a task, then the task's.
+  const controller = new AbortController()
+  let task: TaskRecord | undefined
+  let starting: Promise<TaskRecord> | undefined
+  let announce = () => {}
+  const announced = new Promise<undefined>((resolve) => {
+    announce = () => resolve(undefined)
+  })
+  const followRequest = () => {
+    if (task === undefined) controller.abort(requestSignal.reason)
+  }
+  if (requestSignal.aborted) followRequest()
+  else requestSignal.addEventListener('abort', followRequest, { once: true })
+
+  const context: RequestContext = new RequestContext({
+    ...init,
+    signal: controller.signal,
+    startTask: async () => {
+      await start()
+    },
+  })
+  const start = (): Promise<TaskRecord> => {
+    starting ??= manager
+      .create({ method: options.method, name: options.name, principal: options.principal }, controller)
+      .then((record) => {
+        task = record
+        requestSignal.removeEventListener('abort', followRequest)
+        context.bindTask({
+          taskId: record.taskId,
+          input: new TaskInputChannel(manager, record.taskId, init.clientCapabilities, controller.signal),
+          progressToken: record.taskId,
+          notify: async (method, params) => {
+            if (method === 'notifications/progress')
+              await manager.statusMessage(record.taskId, progressText(params))
+          },
+          closeStream: undefined,
+        })
+        announce()
+        return record
+      })
+    return starting
+  }
+
+  const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete' })
+  if (options.plan === 'task-at-call') {
+    const record = await start()
+    manager.settle(record.taskId, options.run(context).then(complete))
+    return { created: createTaskResult(record, Date.now()) }
+  }
+  const work = options.run(context)
+  const settled = work.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  )
+  const first = await Promise.race([settled, announced])
+  if (task === undefined) {
+    requestSignal.removeEventListener('abort', followRequest)
+    const outcome = first ?? (await settled)
+    if ('error' in outcome) throw outcome.error
+    return { result: outcome.result }
+  }
+  manager.settle(task.taskId, work.then(complete))
+  return { created: createTaskResult(task, Date.now()) }
+}

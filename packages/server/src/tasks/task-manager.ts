@@ -1,0 +1,306 @@
+// Runs tasks for one server instance: creates records in the TaskStore, keeps what only this
+// process can hold (the work's AbortController, handlers waiting for answers) in a map beside it,
+// settles a task when its work ends, renews its lease while the work runs, and answers the task
+// methods' reads and writes for tasks run anywhere. A task whose owner stopped renewing its lease
+// (the instance went away) is failed by whoever reads it next, so clients never poll forever.
+
+import { randomUUID } from 'node:crypto'
+import { ServerError } from '../errors.js'
+import { failureOf } from '../protocol/failure.js'
+import { validAnswer } from '../protocol/input-required.js'
+import { invalidParams } from '../protocol/rpc.js'
+import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './task-store.js'
+import { taskNotFound } from './task-wire.js'
+
+export interface TaskOptions {
+  /** Where task records live (default: in this process's memory). */
+  store?: TaskStore
+  /** How long a finished task and its result stay readable after it ends, in ms (default 1 hour). */
+  keepMs?: number
+  /** The polling interval suggested to clients, in ms (default 1000). */
+  pollIntervalMs?: number
+  /** How long an instance vouches for a running task between renewals, in ms (default 30 000). */
+  leaseMs?: number
+  /** This instance's name in task records (default: a random id). */
+  instanceId?: string
+}
+
+interface LocalTask {
+  controller: AbortController
+  /** Input keys used so far (each key is used once in a task's life). */
+  keys: Set<string>
+  /** Called with each new state of the record (answers arriving, cancellation). */
+  waiters: Set<(record: TaskRecord) => void>
+  message?: string
+  writing?: Promise<void>
+}
+
+const shutDown: TaskError = { code: -32603, message: 'the server stopped before the task finished' }
+const ownerGone: TaskError = { code: -32603, message: 'the server instance running the task went away' }
+
+export class TaskManager {
+  readonly store: TaskStore
+  readonly instanceId: string
+  readonly #keepMs: number
+  readonly #pollIntervalMs: number
+  readonly #leaseMs: number
+  readonly #report: ((error: Error) => void) | undefined
+  readonly #local = new Map<string, LocalTask>()
+  readonly #unwatch: () => void
+  #timer: NodeJS.Timeout | undefined
+
+  constructor(options: TaskOptions = {}, report?: (error: Error) => void) {
+    this.store = options.store ?? memoryTaskStore()
+    this.instanceId = options.instanceId ?? randomUUID()
+    this.#keepMs = options.keepMs ?? 3_600_000
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1000
+    this.#leaseMs = options.leaseMs ?? 30_000
+    this.#report = report
+    this.#unwatch = this.store.watch((record) => {
+      const local = this.#local.get(record.taskId)
+      if (local === undefined) return
+      if (record.status === 'cancelled')
+        local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
+      for (const waiter of local.waiters) waiter(record)
+    })
+  }
+
+  /**
+   * Creates a task run by this instance; resolves once any instance can read it (spec: durable
+   * create). `controller` is aborted when the task is cancelled; `settle` hands over its work.
+   */
+  async create(
+    request: { method: string; name: string; principal: string | undefined },
+    controller: AbortController,
+  ): Promise<TaskRecord> {
+    const now = Date.now()
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      expiresAt: null,
+      keepMs: this.#keepMs,
+      pollIntervalMs: this.#pollIntervalMs,
+      owner: this.instanceId,
+      leaseExpiresAt: now + this.#leaseMs,
+      method: request.method,
+      name: request.name,
+    }
+    if (request.principal !== undefined) record.principal = request.principal
+    this.#local.set(record.taskId, { controller, keys: new Set(), waiters: new Set() })
+    try {
+      await this.store.create(record)
+    } catch (error) {
+      this.#local.delete(record.taskId)
+      throw error
+    }
+    this.#startTimer()
+    return record
+  }
+
+  /** Records the end of the task's work: its result, its failure, or its cancellation. */
+  settle(taskId: string, work: Promise<Record<string, unknown>>): void {
+    const controller = this.#local.get(taskId)?.controller
+    work.then(
+      (result) => this.#finish(taskId, { status: 'completed', result }),
+      (error: unknown) => {
+        if (controller?.signal.aborted !== false) return this.#finish(taskId, { status: 'cancelled' })
+        const failure = failureOf(error, 'modern', this.#report)
+        const taskError: TaskError = { code: failure.code, message: failure.message }
+        if (failure.data !== undefined) taskError.data = failure.data
+        return this.#finish(taskId, { status: 'failed', error: taskError, statusMessage: failure.message })
+      },
+    )
+  }
+
+  /** Sets the task's status message (progress); writes are coalesced, the latest wins. */
+  statusMessage(taskId: string, message: string): Promise<void> {
+    const local = this.#local.get(taskId)
+    if (local === undefined) return Promise.resolve()
+    local.message = message
+    local.writing ??= (async () => {
+      while (local.message !== undefined) {
+        const text = local.message
+        local.message = undefined
+        await this.#change(taskId, (current) => ({ ...current, statusMessage: text }))
+      }
+      local.writing = undefined
+    })()
+    return local.writing
+  }
+
+  /** A key for a question not used before in this task (`key`, else `key-2`, `key-3`, …). */
+  allocateKey(taskId: string, key: string): string {
+    const keys = this.#local.get(taskId)?.keys ?? new Set<string>()
+    let candidate = key
+    for (let count = 2; keys.has(candidate); count++) candidate = `${key}-${count}`
+    keys.add(candidate)
+    return candidate
+  }
+
+  /** Resolves with the answers to `keys` once `tasks/update` delivered them all, and takes them. */
+  async waitForAnswers(
+    taskId: string,
+    keys: string[],
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const local = this.#local.get(taskId)
+    if (local === undefined) throw new ServerError('cancelled', 'the task is over')
+    const answers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const done = () => {
+        local.waiters.delete(check)
+        signal.removeEventListener('abort', aborted)
+      }
+      const check = (record: TaskRecord) => {
+        const delivered = record.inputResponses ?? {}
+        if (!keys.every((key) => key in delivered)) return
+        done()
+        resolve(Object.fromEntries(keys.map((key) => [key, delivered[key]])))
+      }
+      const aborted = () => {
+        done()
+        reject(signal.reason ?? new ServerError('cancelled', 'the task was cancelled'))
+      }
+      if (signal.aborted) return aborted()
+      local.waiters.add(check)
+      signal.addEventListener('abort', aborted, { once: true })
+      // Answers may have arrived before the waiter was in place.
+      this.store.get(taskId).then((record) => record && check(record), reject)
+    })
+    await this.#change(taskId, (current) => {
+      const rest = { ...current.inputResponses }
+      for (const key of keys) delete rest[key]
+      return { ...current, inputResponses: Object.keys(rest).length > 0 ? rest : undefined }
+    })
+    return answers
+  }
+
+  /** The task for `tasks/get` (-32602 when unknown or someone else's); fails it if its owner went away. */
+  async find(taskId: string, principal: string | undefined): Promise<TaskRecord> {
+    const record = await this.store.get(taskId)
+    if (record === undefined || (record.principal !== undefined && record.principal !== principal)) {
+      throw taskNotFound(taskId)
+    }
+    const orphaned =
+      !isTerminal(record.status) && record.leaseExpiresAt < Date.now() && !this.#local.has(taskId)
+    if (!orphaned) return record
+    return (
+      (await this.#end(taskId, { status: 'failed', error: ownerGone, statusMessage: ownerGone.message })) ??
+      record
+    )
+  }
+
+  /** `tasks/update`: takes answers to outstanding questions; other keys are ignored (spec). */
+  async deliver(
+    taskId: string,
+    responses: Record<string, unknown>,
+    principal: string | undefined,
+  ): Promise<void> {
+    await this.find(taskId, principal)
+    let invalid: string | undefined
+    await this.store.update(taskId, (current) => {
+      invalid = undefined
+      if (isTerminal(current.status)) return undefined
+      const pending = { ...current.inputRequests }
+      const accepted: Record<string, unknown> = {}
+      for (const [key, answer] of Object.entries(responses)) {
+        const request = pending[key]
+        if (request === undefined) continue
+        if (!validAnswer(request.method, answer)) {
+          invalid = `inputResponses['${key}'] is not a valid answer to ${request.method}`
+          return undefined
+        }
+        accepted[key] = answer
+        delete pending[key]
+      }
+      if (Object.keys(accepted).length === 0) return undefined
+      const waiting = Object.keys(pending).length > 0
+      return {
+        ...current,
+        status: waiting ? 'input_required' : 'working',
+        inputRequests: waiting ? pending : undefined,
+        inputResponses: { ...current.inputResponses, ...accepted },
+        lastUpdatedAt: Date.now(),
+      }
+    })
+    if (invalid !== undefined) throw invalidParams(invalid)
+  }
+
+  /** `tasks/cancel`: the task is cancelled at once and its work aborted (here, or by its owner). */
+  async cancel(taskId: string, principal: string | undefined): Promise<void> {
+    await this.find(taskId, principal)
+    await this.#end(taskId, { status: 'cancelled', statusMessage: 'cancelled by the client' })
+    this.#local.get(taskId)?.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
+  }
+
+  /** Stops the timers; tasks still running here fail (nobody else can finish them). */
+  async close(): Promise<void> {
+    clearInterval(this.#timer)
+    this.#timer = undefined
+    const running = [...this.#local.keys()]
+    await Promise.allSettled(
+      running.map((taskId) =>
+        this.#end(taskId, { status: 'failed', error: shutDown, statusMessage: shutDown.message }),
+      ),
+    )
+    for (const taskId of running)
+      this.#local.get(taskId)?.controller.abort(new ServerError('cancelled', 'shutdown'))
+    this.#local.clear()
+    this.#unwatch()
+  }
+
+  /** Writes a non-terminal record's change (lastUpdatedAt follows); terminal records stay as they are. */
+  #change(taskId: string, change: (current: TaskRecord) => TaskRecord): Promise<TaskRecord | undefined> {
+    return this.store.update(taskId, (current) =>
+      isTerminal(current.status) ? undefined : { ...change(current), lastUpdatedAt: Date.now() },
+    )
+  }
+
+  /** Ends a task unless it already ended; resolves to the stored record. */
+  #end(taskId: string, fields: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    return this.store.update(taskId, (current) => {
+      if (isTerminal(current.status)) return undefined
+      const now = Date.now()
+      return {
+        ...current,
+        ...fields,
+        inputRequests: undefined,
+        inputResponses: undefined,
+        lastUpdatedAt: now,
+        endedAt: now,
+        expiresAt: now + current.keepMs,
+      }
+    })
+  }
+
+  #finish(taskId: string, fields: Partial<TaskRecord>): Promise<void> {
+    this.#local.delete(taskId)
+    return this.#end(taskId, fields).then(
+      () => {},
+      (error: unknown) =>
+        this.#report?.(new Error(`cannot store the end of task ${taskId}: ${String(error)}`)),
+    )
+  }
+
+  /** One timer renews the leases of the tasks running here and drops expired records. */
+  #startTimer(): void {
+    if (this.#timer !== undefined) return
+    this.#timer = setInterval(() => void this.#tick(), Math.max(1000, Math.floor(this.#leaseMs / 3)))
+    this.#timer.unref()
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      const until = Date.now() + this.#leaseMs
+      for (const taskId of this.#local.keys()) {
+        await this.store.update(taskId, (current) =>
+          isTerminal(current.status) ? undefined : { ...current, leaseExpiresAt: until },
+        )
+      }
+      await this.store.expire(Date.now())
+    } catch (error) {
+      this.#report?.(new Error(`task upkeep failed: ${(error as Error).message}`))
+    }
+  }
+}
