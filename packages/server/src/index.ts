@@ -16,6 +16,7 @@ export type {
   ResourceMatch,
   ResourceOutput,
   ResourceTemplateDefinition,
+  TaskSupport,
   ToolDefinition,
   ToolOutput,
   ToolRegistry,
@@ -68,6 +69,18 @@ export type { RedisStoreOptions } from './store/redis-store.js'
 export { redisStore } from './store/redis-store.js'
 export type { Store } from './store/store.js'
 export { memoryStore } from './store/store.js'
+
+// Tasks (the io.modelcontextprotocol/tasks extension): where task records live
+
+export type { TaskOptions } from './tasks/task-manager.js'
+export type {
+  MemoryTaskStoreOptions,
+  TaskError,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+} from './tasks/task-store.js'
+export { memoryTaskStore } from './tasks/task-store.js'
 
 // The bundled demo (what `mcp-kit serve` serves without a module)
 

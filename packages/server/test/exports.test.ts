@@ -15,6 +15,7 @@ test('the public runtime exports are exactly these', () => {
     'createToolRegistry',
     'isToolRegistry',
     'memoryStore',
+    'memoryTaskStore',
     'redisStore',
     'serveStdio',
     'startHttpServer',

@@ -1,0 +1,337 @@
+// The tasks extension (SEP-2663) over real HTTP: a registry tool that declares `taskSupport` runs
+// as a task for a 2026-07-28 client that declared the extension; tasks/get follows it, its
+// questions are answered with tasks/update, tasks/cancel stops it, notifications/tasks report it
+// on subscriptions/listen, finished tasks are kept `keepMs`, and a task whose instance went away
+// fails instead of hanging. The conformance suite (tooling/conformance) checks the wire broadly;
+// these pin mcp-kit's own behaviour.
+
+import { describe, expect, test } from 'vitest'
+import { createToolRegistry } from '../src/registry.js'
+import { memoryTaskStore } from '../src/tasks/task-store.js'
+import { eventually, parseEvents, post, serve, stop } from './helpers.js'
+
+const version = '2026-07-28'
+const tasksExtension = 'io.modelcontextprotocol/tasks'
+const following = { elicitation: {}, extensions: { [tasksExtension]: {} } }
+let nextId = 1
+
+/** A 2026-07-28 request with its envelope and standard headers (Mcp-Name: tool name or task id). */
+async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = following,
+) {
+  const name = (params.name ?? params.taskId) as string | undefined
+  const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': method }
+  if (name !== undefined) headers['mcp-name'] = name
+  const body = {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+      },
+    },
+  }
+  const response = await post(url, body, headers)
+  return response.json as {
+    result?: Record<string, any>
+    error?: { code: number; message: string; data?: any }
+  }
+}
+
+/** Calls a task tool; resolves to the id of the task it created. */
+async function startTask(url: string, name: string): Promise<string> {
+  const created = await rpc(url, 'tools/call', { name, arguments: {} })
+  expect(created.result).toMatchObject({ resultType: 'task' })
+  return created.result?.taskId as string
+}
+
+const getTask = async (url: string, taskId: string) =>
+  (await rpc(url, 'tasks/get', { taskId })).result as Record<string, any>
+
+/** A promise the test resolves: lets a handler run step by step without timing. */
+function gate() {
+  let open = () => {}
+  const opened = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { open, opened }
+}
+
+describe('tools that run as tasks', () => {
+  test('a handle at once; tasks/get follows the task, progress as its status message, the result inlined', async () => {
+    const first = gate()
+    const second = gate()
+    const registry = createToolRegistry().tool({
+      name: 'report',
+      taskSupport: 'optional',
+      handler: async (_args, context) => {
+        await first.opened
+        await context.progress(1, 2, 'half way')
+        await context.log('info', 'dropped: tasks have no channel for log messages')
+        await second.opened
+        return { rows: 2, task: context.taskId }
+      },
+    })
+    const server = await serve(registry, { tasks: { pollIntervalMs: 250 } })
+    const created = (await rpc(server.url, 'tools/call', { name: 'report', arguments: {} })).result as Record<
+      string,
+      any
+    >
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 250 })
+    expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(Number.isInteger(created.ttlMs)).toBe(true)
+    expect(created).not.toHaveProperty('result')
+    const taskId = created.taskId as string
+    expect(await getTask(server.url, taskId)).toMatchObject({
+      resultType: 'complete',
+      taskId,
+      status: 'working',
+    })
+    first.open()
+    await eventually(async () => (await getTask(server.url, taskId)).statusMessage === 'half way')
+    second.open()
+    await eventually(async () => (await getTask(server.url, taskId)).status === 'completed')
+    const done = await getTask(server.url, taskId)
+    expect(done.result).toMatchObject({
+      structuredContent: { rows: 2, task: taskId },
+      resultType: 'complete',
+    })
+    expect(done).not.toHaveProperty('inputRequests')
+  })
+
+  test('without the extension: optional tools answer in the request, required ones and tasks/* get -32021', async () => {
+    const registry = createToolRegistry()
+      .tool({ name: 'maybe', taskSupport: 'optional', handler: () => 'in the request' })
+      .tool({ name: 'only_task', taskSupport: 'required', handler: () => 'never here' })
+    const server = await serve(registry)
+    const plain = await rpc(server.url, 'tools/call', { name: 'maybe', arguments: {} }, {})
+    expect(plain.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'in the request' }],
+    })
+    const refused = await rpc(server.url, 'tools/call', { name: 'only_task', arguments: {} }, {})
+    expect(refused.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [tasksExtension]: {} } } },
+    })
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      expect((await rpc(server.url, method, { taskId: 'x' }, {})).error?.code).toBe(-32021)
+    }
+    // The 2025-11-25 surface is gone: tasks/result and tasks/list are unknown methods.
+    expect((await rpc(server.url, 'tasks/result', { taskId: 'x' })).error?.code).toBe(-32601)
+    expect((await rpc(server.url, 'tasks/get', { taskId: 'no-such-task' })).error?.code).toBe(-32602)
+  })
+
+  test('questions become inputRequests, answered one at a time with tasks/update', async () => {
+    const registry = createToolRegistry().tool({
+      name: 'two_questions',
+      taskSupport: 'optional',
+      handler: async (_args, context) => {
+        const form = { message: 'Name?', requestedSchema: { type: 'object' as const, properties: {} } }
+        const [a, b] = await Promise.all([
+          context.elicit(form, { key: 'first' }),
+          context.elicit(form, { key: 'second' }),
+        ])
+        // A key asked again later in the task gets a fresh one on the wire.
+        const again = await context.elicit(form, { key: 'first' })
+        return `${a.action} ${b.action} ${again.action}`
+      },
+    })
+    const server = await serve(registry)
+    const taskId = await startTask(server.url, 'two_questions')
+    await eventually(
+      async () => Object.keys((await getTask(server.url, taskId)).inputRequests ?? {}).length === 2,
+    )
+    const asked = await getTask(server.url, taskId)
+    expect(asked.status).toBe('input_required')
+    expect(asked.inputRequests.first).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Name?' },
+    })
+    const invalid = await rpc(server.url, 'tasks/update', { taskId, inputResponses: { first: { nope: 1 } } })
+    expect(invalid.error?.code).toBe(-32602)
+    const ack = await rpc(server.url, 'tasks/update', {
+      taskId,
+      inputResponses: { first: { action: 'accept', content: {} }, unknown: { action: 'accept' } },
+    })
+    expect(ack.result).toEqual({
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': expect.any(Object) },
+    })
+    const partly = await getTask(server.url, taskId)
+    expect(partly.status).toBe('input_required')
+    expect(Object.keys(partly.inputRequests)).toEqual(['second'])
+    await rpc(server.url, 'tasks/update', { taskId, inputResponses: { second: { action: 'decline' } } })
+    await eventually(async () => 'first-2' in ((await getTask(server.url, taskId)).inputRequests ?? {}))
+    await rpc(server.url, 'tasks/update', { taskId, inputResponses: { 'first-2': { action: 'cancel' } } })
+    await eventually(async () => (await getTask(server.url, taskId)).status === 'completed')
+    expect((await getTask(server.url, taskId)).result.content[0].text).toBe('accept decline cancel')
+  })
+
+  test('tasks/cancel aborts the handler; the task ends cancelled and a second cancel is the same ack', async () => {
+    let aborted = false
+    const registry = createToolRegistry().tool({
+      name: 'forever',
+      taskSupport: 'optional',
+      handler: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => {
+            aborted = true
+            reject(context.signal.reason)
+          })
+        }),
+    })
+    const server = await serve(registry)
+    const taskId = await startTask(server.url, 'forever')
+    const ack = await rpc(server.url, 'tasks/cancel', { taskId })
+    expect(Object.keys(ack.result ?? {}).sort()).toEqual(['_meta', 'resultType'])
+    expect(aborted).toBe(true)
+    expect(await getTask(server.url, taskId)).toMatchObject({ status: 'cancelled' })
+    expect((await rpc(server.url, 'tasks/cancel', { taskId })).result?.resultType).toBe('complete')
+  })
+
+  test("taskStart 'handler': questions before startTask are input_required rounds, the task starts with the answers", async () => {
+    const registry = createToolRegistry().tool({
+      name: 'confirm_then_work',
+      taskSupport: 'optional',
+      taskStart: 'handler',
+      handler: async (_args, context) => {
+        const answer = await context.elicit({
+          message: 'Go?',
+          requestedSchema: { type: 'object', properties: {} },
+        })
+        await context.startTask()
+        return `went: ${answer.action} as ${context.taskId === undefined ? 'request' : 'task'}`
+      },
+    })
+    const server = await serve(registry)
+    const first = (await rpc(server.url, 'tools/call', { name: 'confirm_then_work', arguments: {} })).result
+    expect(first).toMatchObject({ resultType: 'input_required' })
+    const key = Object.keys(first?.inputRequests)[0] as string
+    const second = (
+      await rpc(server.url, 'tools/call', {
+        name: 'confirm_then_work',
+        arguments: {},
+        inputResponses: { [key]: { action: 'accept', content: {} } },
+        requestState: first?.requestState,
+      })
+    ).result as Record<string, any>
+    expect(second).toMatchObject({ resultType: 'task' })
+    expect(second).not.toHaveProperty('requestState')
+    await eventually(async () => (await getTask(server.url, second.taskId)).status === 'completed')
+    expect((await getTask(server.url, second.taskId)).result.content[0].text).toBe('went: accept as task')
+  })
+
+  test('finished tasks are kept keepMs: with 0 they are gone once they end', async () => {
+    const registry = createToolRegistry().tool({
+      name: 'quick',
+      taskSupport: 'optional',
+      handler: () => 'done',
+    })
+    const server = await serve(registry, { tasks: { keepMs: 0 } })
+    const taskId = await startTask(server.url, 'quick')
+    await eventually(async () => (await rpc(server.url, 'tasks/get', { taskId })).error?.code === -32602)
+  })
+
+  test('a task whose instance went away fails for whoever reads it; a stopping server fails its own', async () => {
+    const store = memoryTaskStore()
+    const never = new Promise<string>(() => {})
+    const registry = createToolRegistry().tool({
+      name: 'stuck',
+      taskSupport: 'optional',
+      handler: () => never,
+    })
+    const first = await serve(registry, { tasks: { store } })
+    const second = await serve(createToolRegistry(), { tasks: { store } })
+    const orphan = (await rpc(first.url, 'tools/call', { name: 'stuck', arguments: {} })).result
+      ?.taskId as string
+    const stopping = (await rpc(first.url, 'tools/call', { name: 'stuck', arguments: {} })).result
+      ?.taskId as string
+    // Another instance reads it while the owner's lease holds: still working.
+    expect((await getTask(second.url, orphan)).status).toBe('working')
+    // The owner stops renewing its lease (as a killed instance would).
+    await store.update(orphan, (record) => ({ ...record, owner: 'gone', leaseExpiresAt: 0 }))
+    expect(await getTask(second.url, orphan)).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: 'the server instance running the task went away' },
+    })
+    await stop(first)
+    expect(await getTask(second.url, stopping)).toMatchObject({ status: 'failed', error: { code: -32603 } })
+  })
+
+  test('subscriptions/listen with taskIds: agreed for known tasks, their state now and on each change', async () => {
+    const release = gate()
+    const registry = createToolRegistry().tool({
+      name: 'waits',
+      taskSupport: 'optional',
+      handler: async () => {
+        await release.opened
+        return 'released'
+      },
+    })
+    const server = await serve(registry)
+    const taskId = await startTask(server.url, 'waits')
+    const controller = new AbortController()
+    const response = await fetch(server.url, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': version,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub-tasks',
+        method: 'subscriptions/listen',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': version,
+            'io.modelcontextprotocol/clientCapabilities': following,
+          },
+          notifications: { taskIds: [taskId, 'not-a-task'] },
+        },
+      }),
+    })
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    const messages = () =>
+      parseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)).map((event) => JSON.parse(event.data))
+    const pump = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
+        if (done) return
+        text += decoder.decode(value, { stream: true })
+      }
+    })()
+    await eventually(() => messages().length >= 2)
+    release.open()
+    await eventually(() => messages().some((message) => message.params?.status === 'completed'))
+    const [ack, ...updates] = messages()
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    })
+    expect(updates[0]).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'working' } })
+    expect(updates.at(-1)).toMatchObject({
+      method: 'notifications/tasks',
+      params: {
+        taskId,
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'released' }] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-tasks' },
+      },
+    })
+    controller.abort()
+    await pump
+    await eventually(() => server.handler.stats().inFlight === 0)
+  })
+})
