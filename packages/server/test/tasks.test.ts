@@ -5,6 +5,8 @@
 // fails instead of hanging. The conformance suite (tooling/conformance) checks the wire broadly;
 // these pin mcp-kit's own behaviour.
 
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client'
 import { describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry.js'
 import { memoryTaskStore } from '../src/tasks/task-store.js'
@@ -333,5 +335,74 @@ describe('tools that run as tasks', () => {
     controller.abort()
     await pump
     await eventually(() => server.handler.stats().inFlight === 0)
+  })
+})
+
+describe("the SDK's tasks client (@modelcontextprotocol/ext-tasks on the SDK v2 client)", () => {
+  test('follows a task tool to its result, answering its question through tasks/update', async () => {
+    const registry = createToolRegistry().tool({
+      name: 'delete_note',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      taskSupport: 'required',
+      handler: async ({ id }, context) => {
+        const answer = await context.elicit({
+          message: `Delete note ${id}?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean' } },
+            required: ['confirm'],
+          },
+        })
+        return answer.action === 'accept' && answer.content?.confirm === true ? `deleted ${id}` : 'kept'
+      },
+    })
+    const server = await serve(registry, { tasks: { pollIntervalMs: 50 } })
+    const client = new Client(
+      { name: 'ext-tasks-interop', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+    )
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)))
+    const asked: string[] = []
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'interop',
+      // The SDK client cannot send the task wire shapes itself: the host posts them.
+      rawDispatch: async (request) => {
+        const message = request as { method: string; params?: Record<string, unknown> }
+        const name = (message.params?.taskId ?? message.params?.name) as string | undefined
+        const headers: Record<string, string> = {
+          'mcp-protocol-version': version,
+          'mcp-method': message.method,
+        }
+        if (name !== undefined) headers['mcp-name'] = name
+        const response = await post(server.url, { jsonrpc: '2.0', id: nextId++, ...message }, headers)
+        const body = response.json as { result?: never; error?: never }
+        return body.error === undefined
+          ? { kind: 'result', result: body.result as never }
+          : { kind: 'error', error: body.error }
+      },
+      v2RequestFraming: {
+        protocolVersion: version,
+        clientInfo: { name: 'ext-tasks-interop', version: '1.0.0' },
+        clientCapabilities: { elicitation: { form: {} } },
+      },
+      onInputRequest: async (request) => {
+        asked.push(String(request.params?.message))
+        return { action: 'accept', content: { confirm: true } } as never
+      },
+    })
+    try {
+      expect(session.capabilities.execution).toBe(true)
+      const execution = await session.callTool('delete_note', { id: 'n1' })
+      expect(execution.kind).toBe('task')
+      const { outcome } = await execution.settle()
+      expect(outcome).toMatchObject({
+        status: 'completed',
+        result: { content: [{ type: 'text', text: 'deleted n1' }] },
+      })
+      expect(asked).toEqual(['Delete note n1?'])
+    } finally {
+      await session.close()
+      await client.close()
+    }
   })
 })
