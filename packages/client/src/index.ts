@@ -50,8 +50,18 @@ export type { ProcessExit, ProcessTransportOptions } from './process-transport.j
 // Stdio processes and their environment
 export { formatBytes, ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export type { CacheHint, CallOptions, ListOptions, Progress, ToolFilter, TransportKind } from './session.js'
+export type {
+  CacheHint,
+  CallOptions,
+  ListOptions,
+  Progress,
+  ToolFilter,
+  ToolStart,
+  TransportKind,
+} from './session.js'
 export { describeExit, filterTools, Session } from './session.js'
+// Tasks: calls a server turned into tasks, followed to their end
+export type { TaskDetails, TaskState, TaskStatus } from './tasks.js'
 export type { TraceEntry, TraceKind } from './trace.js'
 // Traces
 export { redactArguments, traceServerName } from './trace.js'

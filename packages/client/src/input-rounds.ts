@@ -29,7 +29,8 @@ export async function withInputRounds(
     const result = await send(retry)
     if (!isObject(result)) return result
     const type = result.resultType
-    if (type === undefined || type === 'complete') return result
+    // A task (the tasks extension) is the caller's to follow.
+    if (type === undefined || type === 'complete' || type === 'task') return result
     if (type !== 'input_required') {
       throw new ClientError(
         'protocol_error',

@@ -9,6 +9,7 @@ import type { Implementation, InitializeResult, ServerCapabilities } from '@mode
 import { type Connection, type Envelope, RpcError } from './connection.js'
 import type { Era } from './era-cache.js'
 import { ClientError } from './errors.js'
+import { tasksExtension } from './tasks.js'
 
 /** The modern revisions this client speaks, newest first. */
 export const modernProtocolVersions = ['2026-07-28'] as const
@@ -135,9 +136,11 @@ export async function negotiate(
   transport: EraTransport,
   options: NegotiateOptions,
 ): Promise<Negotiated> {
+  // 2026-07-28 requests declare the tasks extension: sessions follow the tasks servers hand out.
+  const extensions = (options.capabilities as { extensions?: Record<string, unknown> }).extensions
   const envelope = (version: string): Envelope => ({
     protocolVersion: version,
-    capabilities: options.capabilities,
+    capabilities: { ...options.capabilities, extensions: { ...extensions, [tasksExtension]: {} } },
     clientInfo: options.clientInfo,
   })
   if (options.choice !== 'auto') {

@@ -23,6 +23,14 @@ import type { Negotiated } from './negotiate.js'
 import type { ProcessTransport } from './process-transport.js'
 import type { ServerSpec } from './server-spec.js'
 import { describeExit, describeLimit, normalizeError } from './session-errors.js'
+import {
+  createdTask,
+  followTask,
+  type TaskDetails,
+  type TaskLink,
+  type TaskState,
+  taskState,
+} from './tasks.js'
 import { redactArguments, type TraceEntry, type TraceKind, traceServerName } from './trace.js'
 import { type WatchedNotification, type WatchOptions, watchedMethods } from './watch.js'
 
@@ -49,7 +57,20 @@ export interface CallOptions {
   timeoutMs?: number
   signal?: AbortSignal
   onProgress?: (progress: Progress) => void
+  /**
+   * Called when a tool call became a task (the server handed out a task instead of the result),
+   * and with each new state of it (status, status message) while the session follows it.
+   */
+  onTask?: (task: TaskState) => void
+  /**
+   * 2025-11-25: run a tool that offers tasks (`execution.taskSupport: optional`) as a task (tools
+   * that require one always are). Under 2026-07-28 the server decides.
+   */
+  preferTask?: boolean
 }
+
+/** What `startTool` gives: the result, when the server answered at once, or the task to follow. */
+export type ToolStart = { kind: 'result'; result: CallToolResult } | { kind: 'task'; task: TaskState }
 
 export interface SessionOptions {
   callTimeoutMs: number
@@ -115,6 +136,9 @@ export class Session {
   #outputSchemas = new Map<string, unknown>()
   #closing: Promise<void> | undefined
   readonly #watchers = new Set<(notification: WatchedNotification) => void>()
+  /** Aborted when a session limit fires (signal, --max-time): wakes task followers. */
+  readonly #limits = new AbortController()
+  readonly #taskNotices = new Map<string, Set<() => void>>()
 
   constructor(
     connection: Connection,
@@ -151,6 +175,10 @@ export class Session {
   /** Hands a server notification to the session (connect() routes them here). */
   receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === 'notifications/tools/list_changed') this.invalidateTools()
+    if (method === 'notifications/tasks' || method === 'notifications/tasks/status') {
+      for (const wake of this.#taskNotices.get(String(params?.taskId)) ?? []) wake()
+      return
+    }
     if (!watchedMethods.has(method)) return
     for (const watcher of this.#watchers) watcher({ method, params })
   }
@@ -297,12 +325,47 @@ export class Session {
       args,
       async () => {
         const what = `tools/call '${name}'`
-        const result = requireArray(await this.#callTool(what, name, args, options), 'content', what)
-        await this.#checkOutput(name, result as CallToolResult, what)
-        return result as CallToolResult
+        const started = await this.#startTool(what, name, args, options)
+        const result =
+          started.kind === 'result' ? started.result : await this.#follow(what, started.task, options)
+        requireArray(result, 'content', what)
+        await this.#checkOutput(name, result, what)
+        return result
       },
       (result) => (result.isError ? { code: 'tool_error', message: toolErrorText(result) } : undefined),
     )
+  }
+
+  /**
+   * Calls a tool without following a task: the result when the server answered at once, or the
+   * task it handed out (follow it later with `followTask`, read it with `getTask`).
+   */
+  async startTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<ToolStart> {
+    const started = await this.#startTool(`tools/call '${name}'`, name, args, options)
+    if (started.kind === 'result') requireArray(started.result, 'content', `tools/call '${name}'`)
+    return started
+  }
+
+  /** A task's state now (`tasks/get`): its questions, and its result or error once it ended. */
+  async getTask(taskId: string, options: CallOptions = {}): Promise<TaskDetails> {
+    const what = `tasks/get '${taskId}'`
+    return taskState(await this.#request(what, 'tasks/get', { taskId }, options), what)
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`); cancellation is cooperative. */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.#request(`tasks/cancel '${taskId}'`, 'tasks/cancel', { taskId }, options)
+  }
+
+  /** Follows a task to its end (answering its questions) and returns its tool result. */
+  async followTask(taskId: string, options: CallOptions = {}): Promise<CallToolResult> {
+    const what = `task '${taskId}'`
+    const result = await this.#follow(what, await this.getTask(taskId, options), options)
+    return requireArray(result, 'content', what) as CallToolResult
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
@@ -362,6 +425,7 @@ export class Session {
     const stop = (reason: ClientError) => {
       this.#stopReason ??= reason
       this.#connection.cancelAll(reason)
+      this.#limits.abort(reason)
     }
     const signal = this.#options.signal
     const onAbort = () => stop(new ClientError('cancelled', 'cancelled'))
@@ -416,19 +480,101 @@ export class Session {
     throw new ClientError('protocol_error', `${method}: more than ${maxPages} pages`)
   }
 
-  /** tools/call with its Mcp-Param headers (2026 over HTTP), retried once after a header mismatch. */
-  async #callTool(
+  /** A tools/call up to its result or its task (2025: asking for a task when the tool wants one). */
+  async #startTool(
     what: string,
     name: string,
     args: Record<string, unknown>,
     options: CallOptions,
-  ): Promise<unknown> {
-    if (!this.#mirrorsHeaders) return this.#rounds(what, 'tools/call', { name, arguments: args }, options)
+  ): Promise<ToolStart> {
+    let params: Record<string, unknown> = { name, arguments: args }
+    const serverTasks = (this.capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } }).tasks
+    if (this.era === 'legacy' && serverTasks?.requests?.tools?.call !== undefined) {
+      const support = (await this.getTool(name).catch(() => undefined))?.execution?.taskSupport
+      if (support === 'required' || (support === 'optional' && options.preferTask === true))
+        params = { ...params, task: {} }
+    }
+    const result = await this.#callTool(what, params, options)
+    const task = createdTask(result, this.era)
+    if (task !== undefined) return { kind: 'task', task }
+    return { kind: 'result', result: result as CallToolResult }
+  }
+
+  /** Follows a task with the session's limits; a failed task's error reads like a failed call's. */
+  async #follow(what: string, task: TaskState, options: CallOptions): Promise<CallToolResult> {
+    const signals = [this.#limits.signal]
+    if (options.signal !== undefined) signals.push(options.signal)
+    const signal = AbortSignal.any(signals)
+    const link: TaskLink = {
+      era: this.era,
+      input: this.#options.input,
+      request: (label, method, params, timeoutMs) =>
+        this.#request(label, method, params, {
+          ...options,
+          onProgress: undefined,
+          timeoutMs: timeoutMs ?? options.timeoutMs,
+        }),
+      notices: (taskId, wake) => this.#noticesOf(taskId, wake),
+      // Not the caller's signal nor the session's limits: they are why the task is cancelled.
+      cancel: async (taskId) => {
+        const timeoutMs = Math.min(options.timeoutMs ?? this.#options.callTimeoutMs, 5000)
+        await this.#connection.request('tasks/cancel', { taskId }, { timeoutMs })
+      },
+    }
+    try {
+      return await followTask(link, task, { what, signal, onTask: options.onTask })
+    } catch (error) {
+      if (this.#stopReason !== undefined && error === this.#limits.signal.reason)
+        throw describeLimit(this.#stopReason, what, options.timeoutMs ?? this.#options.callTimeoutMs)
+      throw normalizeError(error, {
+        what,
+        timeoutMs: options.timeoutMs ?? this.#options.callTimeoutMs,
+        signal,
+        process: this.process,
+        connectionClosed: this.#connection.closed,
+        lostConnection: () => this.#lostConnection(),
+      })
+    }
+  }
+
+  /**
+   * Wakes `wake` on the server's notices about a task: 2026-07-28 `notifications/tasks` on a
+   * `subscriptions/listen` for it, 2025-11-25 `notifications/tasks/status` (sent or not).
+   */
+  #noticesOf(taskId: string, wake: () => void): () => void {
+    let listeners = this.#taskNotices.get(taskId)
+    if (listeners === undefined) {
+      listeners = new Set()
+      this.#taskNotices.set(taskId, listeners)
+    }
+    listeners.add(wake)
+    const listening = new AbortController()
+    if (this.era === 'modern') {
+      this.#connection
+        .request(
+          'subscriptions/listen',
+          { notifications: { taskIds: [taskId] } },
+          { timeoutMs: 0, signal: listening.signal },
+        )
+        .catch(() => {})
+    }
+    return () => {
+      listening.abort()
+      listeners.delete(wake)
+      if (listeners.size === 0) this.#taskNotices.delete(taskId)
+    }
+  }
+
+  /** tools/call with its Mcp-Param headers (2026 over HTTP), retried once after a header mismatch. */
+  async #callTool(what: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    if (!this.#mirrorsHeaders) return this.#rounds(what, 'tools/call', params, options)
+    const name = params.name as string
+    const args = params.arguments as Record<string, unknown>
     for (let attempt = 1; ; attempt++) {
       await this.listTools().catch(() => {})
       const headers = this.#paramHeaders?.headersFor(name, args)
       try {
-        return await this.#rounds(what, 'tools/call', { name, arguments: args }, options, headers)
+        return await this.#rounds(what, 'tools/call', params, options, headers)
       } catch (error) {
         // Spec: on HeaderMismatch re-read the tool's schema and retry with the right headers.
         const mismatch = ClientError.isInstance(error) && error.details?.rpcCode === -32020

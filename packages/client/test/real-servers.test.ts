@@ -64,6 +64,42 @@ describe('server-everything over stdio', () => {
   })
 })
 
+describe('server-everything: an experimental 2025-11-25 task', () => {
+  it('simulate-research-query (taskSupport: required) is followed to its report; its question is answered', async () => {
+    const asked: string[] = []
+    const session = await connect(
+      { transport: 'stdio', command: process.execPath, args: [npmServers.everything] },
+      {
+        input: {
+          elicit: async (request) => {
+            asked.push(request.message)
+            return { action: 'accept', content: { interpretation: 'programming' } }
+          },
+        },
+      },
+    )
+    try {
+      const statuses: string[] = []
+      const result = await session.callTool(
+        'simulate-research-query',
+        { topic: 'python', ambiguous: true },
+        { onTask: (task) => statuses.push(task.status) },
+      )
+      expect(result.content[0]).toMatchObject({ type: 'text' })
+      expect((result.content[0] as { text: string }).text).toContain(
+        '# Research Report: python (programming)',
+      )
+      expect(result).not.toHaveProperty('_meta')
+      expect(asked).toEqual([expect.stringContaining('could have multiple interpretations')])
+      expect(statuses[0]).toBe('working')
+      expect(statuses).toContain('input_required')
+      expect(statuses.at(-1)).toBe('completed')
+    } finally {
+      await session.close()
+    }
+  })
+})
+
 describe('server-filesystem over stdio', () => {
   let dir: string
   let session: Session

@@ -18,10 +18,13 @@ const ownHeaders = new Set([
 ])
 
 /** Methods whose target travels in `Mcp-Name` (2026-07-28), and the param that names it. */
-const namedMethods: Readonly<Record<string, 'name' | 'uri'>> = {
+const namedMethods: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
