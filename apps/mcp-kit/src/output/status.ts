@@ -29,6 +29,12 @@ export function createStatus(io: Io, quiet: boolean | undefined): Status {
   }
 }
 
+/** "task working: Gathering sources…" from the state of a task a call became. */
+export function describeTask(task: { status: string; statusMessage?: string }): string {
+  const status = `task ${task.status.replace('_', ' ')}`
+  return task.statusMessage ? `${status}: ${task.statusMessage}` : status
+}
+
 /** "3/10 step 3 of 10" from a progress notification. */
 export function describeProgress(progress: { progress: number; total?: number; message?: string }): string {
   const amount =

@@ -36,6 +36,17 @@ export function callOptions(yargs: Argv) {
     .options(connectionFlags)
 }
 
+/** `--detach` (cat, put): a call the server turns into a task prints the task instead of waiting. */
+export function detachOption(yargs: Argv) {
+  return yargs.option('detach', {
+    type: 'boolean',
+    describe:
+      'When the server runs the call as a task, print the task (its taskId) instead of waiting for it; ' +
+      "follow it later with 'mcp-kit task get <reference> <taskId> --wait'. HTTP servers only",
+    group: 'Output:',
+  })
+}
+
 /** The positional `key=value` arguments and examples of cat, head and tail. */
 export function recordCommandOptions(yargs: Argv, mode: CallMode) {
   return yargs

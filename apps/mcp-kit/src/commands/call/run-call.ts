@@ -1,7 +1,7 @@
 // `mcp-kit cat|head|tail <ref> [key=value…]`: runs the reference's operation (tool call,
 // resource read, prompt get, or a list) and prints NDJSON records, or the raw MCP result.
 
-import type { CallToolResult, Session } from '@mcp-kit/client'
+import type { CallToolResult, Progress, Session } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
@@ -16,7 +16,7 @@ import {
   toolResultRecords,
 } from '../../output/records.js'
 import { firstLine } from '../../output/sanitize.js'
-import { createStatus, describeProgress, type Status } from '../../output/status.js'
+import { createStatus, describeProgress, describeTask, type Status } from '../../output/status.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
 import { parseJsonArguments, parseKeyValues } from '../../session/call-arguments.js'
 import { openSession } from '../../session/open-session.js'
@@ -29,6 +29,7 @@ export interface CallArguments extends ArgumentFlags {
   raw?: boolean
   n?: number
   save?: string
+  detach?: boolean
 }
 
 export type CallMode = 'cat' | 'head' | 'tail'
@@ -41,6 +42,19 @@ function requireArgumentsAllowed(operation: Operation, args: CallArguments): voi
       'arguments (key=value or --args) need a tool or prompt in the reference (tool=… or @profile/tool)',
     )
   }
+}
+
+/** --detach leaves a task behind on the server: a stdio server ends with this command, and its tasks. */
+export function requireDetachable(resolved: ResolvedReference, detach: boolean | undefined): void {
+  if (!detach) return
+  if (resolved.server.transport === 'stdio') {
+    throw new CliError(
+      'usage',
+      '--detach needs an HTTP server: a stdio server ends with this command, and its tasks with it',
+    )
+  }
+  if (resolved.operation.kind !== 'callTool')
+    throw new CliError('usage', '--detach needs a tool call (tool=…)')
 }
 
 function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
@@ -103,10 +117,29 @@ async function runOperation(
     }
     case 'callTool': {
       const { callArguments } = await toolCallArguments(session, operation, resolved, io, args, 'now')
-      status.update(`calling ${operation.name}…`)
-      const result: CallToolResult = await session.callTool(operation.name, callArguments, {
-        onProgress: (progress) => status.update(`${operation.name}: ${describeProgress(progress)}`),
-      })
+      const name = operation.name
+      status.update(`calling ${name}…`)
+      const onProgress = (progress: Progress) => status.update(`${name}: ${describeProgress(progress)}`)
+      let result: CallToolResult
+      if (args.detach) {
+        const started = await session.startTool(name, callArguments, { onProgress, preferTask: true })
+        status.clear()
+        if (started.kind === 'task') {
+          say.verbose(`${name}: the server runs the call as task ${started.task.taskId}`)
+          return { records: [{ ...started.task }], raw: started.task, failed: false }
+        }
+        result = started.result
+      } else {
+        let taskId: string | undefined
+        result = await session.callTool(name, callArguments, {
+          onProgress,
+          onTask: (task) => {
+            if (taskId === undefined) say.verbose(`${name}: the server runs the call as task ${task.taskId}`)
+            taskId = task.taskId
+            status.update(`${name}: ${describeTask(task)}`)
+          },
+        })
+      }
       status.clear()
       if (result.isError) {
         return {
@@ -126,6 +159,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
     throw new CliError('usage', `-n must be a whole number (got ${args.n})`)
   const resolved = await resolveForCli(args.reference, io)
   requireArgumentsAllowed(resolved.operation, args)
+  requireDetachable(resolved, args.detach)
   const status = createStatus(io, args.quiet)
   const { describeServer } = await import('@mcp-kit/profiles')
   status.update(`connecting to ${describeServer(resolved.server)}…`)

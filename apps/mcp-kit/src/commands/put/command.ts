@@ -2,7 +2,7 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
-import { callOptions } from '../call/call-flags.js'
+import { callOptions, detachOption } from '../call/call-flags.js'
 import type { PutArguments } from './run-put.js'
 
 export const command = 'put <reference> [arguments..]'
@@ -10,7 +10,7 @@ export const describe =
   'Call a tool once per NDJSON record on stdin; print one record per input record, in order'
 
 export function builder(yargs: Argv) {
-  return callOptions(yargs)
+  return detachOption(callOptions(yargs))
     .positional('arguments', {
       type: 'string',
       array: true,

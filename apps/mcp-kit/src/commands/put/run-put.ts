@@ -6,7 +6,7 @@
 // JSON file) lose writes to concurrent calls while answering each with success.
 
 import { createInterface } from 'node:readline'
-import type { Session } from '@mcp-kit/client'
+import type { CallToolResult, Session } from '@mcp-kit/client'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
 import { createBatchWriter, type Io } from '../../cli/io.js'
@@ -18,12 +18,12 @@ import {
   toolErrorMessage,
   toolResultRecords,
 } from '../../output/records.js'
-import { createStatus } from '../../output/status.js'
+import { createStatus, describeTask } from '../../output/status.js'
 import { jsonForStdout } from '../../output/write-records.js'
 import { openSession } from '../../session/open-session.js'
 import { resolveForCli } from '../../session/reference.js'
 import { toolCallArguments } from '../../session/tool-arguments.js'
-import type { CallArguments } from '../call/run-call.js'
+import { type CallArguments, requireDetachable } from '../call/run-call.js'
 
 export interface PutArguments extends CallArguments {
   /** Absent: the profile's `concurrency`, else 1. */
@@ -52,6 +52,7 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
     throw new CliError('usage', `--concurrency must be a whole number from 1 to 1024 (got ${flag})`)
   }
   const resolved = await resolveForCli(args.reference, io)
+  requireDetachable(resolved, args.detach)
   const concurrency = flag ?? resolved.profile?.concurrency ?? 1
   const operation = resolved.operation
   if (operation.kind !== 'callTool')
@@ -113,7 +114,16 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
         }
       }
       try {
-        const result = await session.callTool(operation.name, callArguments)
+        let result: CallToolResult
+        if (args.detach) {
+          const started = await session.startTool(operation.name, callArguments, { preferTask: true })
+          if (started.kind === 'task') return { record: { ...started.task } }
+          result = started.result
+        } else {
+          result = await session.callTool(operation.name, callArguments, {
+            onTask: (task) => status.update(`put: line ${line}: ${describeTask(task)}`),
+          })
+        }
         if (result.isError) return failure({ code: 'tool_error', message: toolErrorMessage(result) }, line)
         return { record: oneRecord(toolResultRecords(result)) }
       } catch (error) {
