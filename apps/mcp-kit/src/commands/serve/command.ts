@@ -77,6 +77,10 @@ export function builder(yargs: Argv) {
       describe:
         'Put before every key and channel in the store, so one Redis serves several deployments (default mcp-kit:)',
     })
+    .option('task-keep', {
+      type: 'number',
+      describe: 'Seconds a finished task and its result stay readable (tools with taskSupport; default 3600)',
+    })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
       type: 'string',

@@ -10,7 +10,13 @@ import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
-import { httpOnlyFlags, httpOptions, positiveNumber, type ServeArguments } from './serve-options.js'
+import {
+  httpOnlyFlags,
+  httpOptions,
+  positiveNumber,
+  type ServeArguments,
+  taskOptions,
+} from './serve-options.js'
 import { splitTargets, startGateway } from './upstreams.js'
 
 export type { ServeArguments } from './serve-options.js'
@@ -219,6 +225,7 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
       stderr: io.stderr,
       signal: io.signal,
       shutdownGraceMs: graceMs,
+      tasks: taskOptions(args),
     })
     return 0
   } finally {

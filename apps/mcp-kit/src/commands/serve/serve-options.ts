@@ -17,6 +17,7 @@ export interface ServeArguments {
   config?: string
   store?: string
   storePrefix?: string
+  taskKeep?: number
   eager?: boolean
   idleStop?: number
   verbose?: boolean
@@ -143,6 +144,12 @@ function readTokenFile(path: string, io: Io): string {
   return token
 }
 
+/** `--task-keep`: how long a finished task (its result too) stays readable (both transports). */
+export function taskOptions(args: ServeArguments): HttpServerOptions['tasks'] {
+  const keepMs = seconds(args.taskKeep, '--task-keep', true)
+  return keepMs === undefined ? undefined : { keepMs }
+}
+
 export function httpOptions(args: ServeArguments, io: Io, runtimeOptions: RuntimeOptions): HttpServerOptions {
   const port = args.port as number
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -192,6 +199,7 @@ export function httpOptions(args: ServeArguments, io: Io, runtimeOptions: Runtim
     bodyTimeoutMs: seconds(args.bodyTimeout, '--body-timeout', true),
     auth: authOptions(args),
     bodyLimitBytes,
+    tasks: taskOptions(args),
     // Messages of failed requests can quote what a client sent: sanitized like a server's words.
     onError: (error) => writeDiagnostic(io, `server error: ${error.message}`),
   }
