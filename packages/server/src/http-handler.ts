@@ -356,8 +356,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
       sessions.dispose()
       const graceMs = closeOptions.graceMs ?? 10_000
       // Open 2026-07-28 subscriptions end gracefully now (a final result), not at the grace's end.
-      core.modern.close()
-      closed = new Promise<void>((resolve) => {
+      const tasksEnded = core.modern.close(graceMs)
+      const requestsEnded = new Promise<void>((resolve) => {
         let timer: NodeJS.Timeout | undefined
         const finish = () => {
           if (timer !== undefined) clearTimeout(timer)
@@ -377,6 +377,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         timer = setTimeout(finish, graceMs)
         timer.unref()
       })
+      closed = Promise.all([requestsEnded, tasksEnded]).then(() => {})
       return closed
     },
   }

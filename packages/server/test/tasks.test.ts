@@ -267,6 +267,28 @@ describe('tools that run as tasks', () => {
     expect(await getTask(second.url, stopping)).toMatchObject({ status: 'failed', error: { code: -32603 } })
   })
 
+  test('a server stopping gracefully lets its running tasks finish within the grace period', async () => {
+    const store = memoryTaskStore()
+    const finish = gate()
+    const registry = createToolRegistry().tool({
+      name: 'finishing',
+      taskSupport: 'optional',
+      handler: async () => {
+        await finish.opened
+        return 'finished'
+      },
+    })
+    const server = await serve(registry, { tasks: { store } })
+    const taskId = await startTask(server.url, 'finishing')
+    const stopping = server.close({ graceMs: 30_000 })
+    finish.open()
+    await stopping
+    expect(await store.get(taskId)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'finished' }] },
+    })
+  })
+
   test('subscriptions/listen with taskIds: agreed for known tasks, their state now and on each change', async () => {
     const release = gate()
     const registry = createToolRegistry().tool({

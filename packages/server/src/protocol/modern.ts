@@ -73,8 +73,11 @@ export interface ModernHandlerOptions {
 
 export interface ModernHandler {
   handle(request: RpcRequest, io: ModernIo): Promise<ModernAnswer>
-  /** Ends open subscriptions gracefully (a final result) — for shutdown. */
-  close(): void
+  /**
+   * Shutdown: ends open subscriptions gracefully (a final result) at once; tasks running here
+   * get up to `graceMs` to finish, then fail. Resolves when no task runs here any more.
+   */
+  close(graceMs?: number): Promise<void>
 }
 
 const headerMismatch = (message: string) =>
@@ -309,9 +312,9 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
         return { response: errorResponse(request.id, failure), httpStatus: failure.httpStatus }
       }
     },
-    close() {
+    close(graceMs = 0) {
       closing.abort()
-      void tasks.close()
+      return tasks.close(graceMs)
     },
   }
 }

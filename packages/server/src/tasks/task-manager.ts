@@ -46,6 +46,8 @@ export class TaskManager {
   readonly #leaseMs: number
   readonly #report: ((error: Error) => void) | undefined
   readonly #local = new Map<string, LocalTask>()
+  /** Called when the last task running here ended (shutdown waits for it). */
+  readonly #idle = new Set<() => void>()
   readonly #unwatch: () => void
   #timer: NodeJS.Timeout | undefined
 
@@ -234,8 +236,22 @@ export class TaskManager {
     this.#local.get(taskId)?.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
   }
 
-  /** Stops the timers; tasks still running here fail (nobody else can finish them). */
-  async close(): Promise<void> {
+  /**
+   * Shutdown: tasks running here get up to `graceMs` to finish; those still running then fail
+   * (nobody else can finish them) and their work is aborted. The timers stop.
+   */
+  async close(graceMs = 0): Promise<void> {
+    if (graceMs > 0 && this.#local.size > 0) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          this.#idle.delete(done)
+          resolve()
+        }
+        const timer = setTimeout(done, graceMs)
+        this.#idle.add(done)
+      })
+    }
     clearInterval(this.#timer)
     this.#timer = undefined
     const running = [...this.#local.keys()]
@@ -277,7 +293,9 @@ export class TaskManager {
   #finish(taskId: string, fields: Partial<TaskRecord>): Promise<void> {
     this.#local.delete(taskId)
     return this.#end(taskId, fields).then(
-      () => {},
+      () => {
+        if (this.#local.size === 0) for (const idle of [...this.#idle]) idle()
+      },
       (error: unknown) =>
         this.#report?.(new Error(`cannot store the end of task ${taskId}: ${String(error)}`)),
     )
