@@ -16,6 +16,8 @@ const version = '2026-07-28'
 const tasksExtension = 'io.modelcontextprotocol/tasks'
 const following = { elicitation: {}, extensions: { [tasksExtension]: {} } }
 let nextId = 1
+// biome-ignore lint/suspicious/noExplicitAny: JSON off the wire, which the assertions check
+type Wire = Record<string, any>
 
 /** A 2026-07-28 request with its envelope and standard headers (Mcp-Name: tool name or task id). */
 async function rpc(
@@ -40,10 +42,7 @@ async function rpc(
     },
   }
   const response = await post(url, body, headers)
-  return response.json as {
-    result?: Record<string, any>
-    error?: { code: number; message: string; data?: any }
-  }
+  return response.json as { result?: Wire; error?: { code: number; message: string; data?: Wire } }
 }
 
 /** Calls a task tool; resolves to the id of the task it created. */
@@ -54,7 +53,7 @@ async function startTask(url: string, name: string): Promise<string> {
 }
 
 const getTask = async (url: string, taskId: string) =>
-  (await rpc(url, 'tasks/get', { taskId })).result as Record<string, any>
+  (await rpc(url, 'tasks/get', { taskId })).result as Wire
 
 /** A promise the test resolves: lets a handler run step by step without timing. */
 function gate() {
@@ -81,10 +80,7 @@ describe('tools that run as tasks', () => {
       },
     })
     const server = await serve(registry, { tasks: { pollIntervalMs: 250 } })
-    const created = (await rpc(server.url, 'tools/call', { name: 'report', arguments: {} })).result as Record<
-      string,
-      any
-    >
+    const created = (await rpc(server.url, 'tools/call', { name: 'report', arguments: {} })).result as Wire
     expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 250 })
     expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/)
     expect(Number.isInteger(created.ttlMs)).toBe(true)
@@ -223,7 +219,7 @@ describe('tools that run as tasks', () => {
         inputResponses: { [key]: { action: 'accept', content: {} } },
         requestState: first?.requestState,
       })
-    ).result as Record<string, any>
+    ).result as Wire
     expect(second).toMatchObject({ resultType: 'task' })
     expect(second).not.toHaveProperty('requestState')
     await eventually(async () => (await getTask(server.url, second.taskId)).status === 'completed')
