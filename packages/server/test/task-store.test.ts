@@ -2,7 +2,9 @@
 // (nobody holds a reference into the store, as with a shared store), expiry, owner filters, the
 // change feed, and tasks bound to the principal that created them.
 
+import fc from 'fast-check'
 import { expect, test } from 'vitest'
+import { takeAnswers } from '../src/tasks/task-input.js'
 import { TaskManager } from '../src/tasks/task-manager.js'
 import { memoryTaskStore, type TaskRecord } from '../src/tasks/task-store.js'
 
@@ -73,4 +75,39 @@ test('a task is only visible to the principal that created it', async () => {
   expect((await manager.find(created.taskId, 'alice')).status).toBe('working')
   await manager.close()
   expect((await manager.find(created.taskId, 'alice')).status).toBe('failed')
+})
+
+test('tasks/update answers, whatever a client sends: only outstanding keys move, the rest stays', () => {
+  const question = {
+    method: 'elicitation/create' as const,
+    params: { message: 'Name?', requestedSchema: { type: 'object' as const, properties: {} } },
+  }
+  const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('constructor', '__proto__', 'toString'))
+  const answer = fc.oneof(
+    fc.record({ action: fc.constantFrom('accept', 'decline', 'cancel') }),
+    fc.jsonValue(),
+  )
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(key, { maxLength: 4 }),
+      fc.dictionary(key, answer, { maxKeys: 6 }),
+      (asked, responses) => {
+        const current = record('t', {
+          status: asked.length > 0 ? 'input_required' : 'working',
+          inputRequests: Object.fromEntries(asked.map((key) => [key, question])),
+        })
+        const { next, invalid } = takeAnswers(current, responses, 2000)
+        const answered = asked.filter((each) => Object.hasOwn(responses, each))
+        if (invalid !== undefined || answered.length === 0) {
+          expect(next).toBeUndefined()
+          return
+        }
+        const taken = next as TaskRecord
+        expect(Object.keys(taken.inputResponses ?? {}).sort()).toEqual([...answered].sort())
+        const left = asked.filter((each) => !Object.hasOwn(responses, each))
+        expect(Object.keys(taken.inputRequests ?? {}).sort()).toEqual(left.sort())
+        expect(taken.status).toBe(left.length > 0 ? 'input_required' : 'working')
+      },
+    ),
+  )
 })

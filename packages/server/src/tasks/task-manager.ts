@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto'
 import { ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
-import { validAnswer } from '../protocol/input-required.js'
 import { invalidParams } from '../protocol/rpc.js'
+import { takeAnswers } from './task-input.js'
 import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './task-store.js'
+import { startUpkeep } from './task-upkeep.js'
 import { taskNotFound } from './task-wire.js'
 
 export interface TaskOptions {
@@ -49,7 +50,7 @@ export class TaskManager {
   /** Called when the last task running here ended (shutdown waits for it). */
   readonly #idle = new Set<() => void>()
   readonly #unwatch: () => void
-  #timer: NodeJS.Timeout | undefined
+  #stopUpkeep: (() => void) | undefined
 
   constructor(options: TaskOptions = {}, report?: (error: Error) => void) {
     this.store = options.store ?? memoryTaskStore()
@@ -97,7 +98,7 @@ export class TaskManager {
       this.#local.delete(record.taskId)
       throw error
     }
-    this.#startTimer()
+    this.#stopUpkeep ??= startUpkeep(this.store, this.#leaseMs, () => this.#local.keys(), this.#report)
     return record
   }
 
@@ -202,29 +203,9 @@ export class TaskManager {
     await this.find(taskId, principal)
     let invalid: string | undefined
     await this.store.update(taskId, (current) => {
-      invalid = undefined
-      if (isTerminal(current.status)) return undefined
-      const pending = { ...current.inputRequests }
-      const accepted: Record<string, unknown> = {}
-      for (const [key, answer] of Object.entries(responses)) {
-        const request = pending[key]
-        if (request === undefined) continue
-        if (!validAnswer(request.method, answer)) {
-          invalid = `inputResponses['${key}'] is not a valid answer to ${request.method}`
-          return undefined
-        }
-        accepted[key] = answer
-        delete pending[key]
-      }
-      if (Object.keys(accepted).length === 0) return undefined
-      const waiting = Object.keys(pending).length > 0
-      return {
-        ...current,
-        status: waiting ? 'input_required' : 'working',
-        inputRequests: waiting ? pending : undefined,
-        inputResponses: { ...current.inputResponses, ...accepted },
-        lastUpdatedAt: Date.now(),
-      }
+      const taken = takeAnswers(current, responses, Date.now())
+      invalid = taken.invalid
+      return taken.next
     })
     if (invalid !== undefined) throw invalidParams(invalid)
   }
@@ -252,8 +233,8 @@ export class TaskManager {
         this.#idle.add(done)
       })
     }
-    clearInterval(this.#timer)
-    this.#timer = undefined
+    this.#stopUpkeep?.()
+    this.#stopUpkeep = undefined
     const running = [...this.#local.keys()]
     await Promise.allSettled(
       running.map((taskId) =>
@@ -292,33 +273,14 @@ export class TaskManager {
 
   #finish(taskId: string, fields: Partial<TaskRecord>): Promise<void> {
     this.#local.delete(taskId)
-    return this.#end(taskId, fields).then(
-      () => {
+    return this.#end(taskId, fields)
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.#report?.(new Error(`cannot store the end of task ${taskId}: ${String(error)}`)),
+      )
+      .finally(() => {
         if (this.#local.size === 0) for (const idle of [...this.#idle]) idle()
-      },
-      (error: unknown) =>
-        this.#report?.(new Error(`cannot store the end of task ${taskId}: ${String(error)}`)),
-    )
-  }
-
-  /** One timer renews the leases of the tasks running here and drops expired records. */
-  #startTimer(): void {
-    if (this.#timer !== undefined) return
-    this.#timer = setInterval(() => void this.#tick(), Math.max(1000, Math.floor(this.#leaseMs / 3)))
-    this.#timer.unref()
-  }
-
-  async #tick(): Promise<void> {
-    try {
-      const until = Date.now() + this.#leaseMs
-      for (const taskId of this.#local.keys()) {
-        await this.store.update(taskId, (current) =>
-          isTerminal(current.status) ? undefined : { ...current, leaseExpiresAt: until },
-        )
-      }
-      await this.store.expire(Date.now())
-    } catch (error) {
-      this.#report?.(new Error(`task upkeep failed: ${(error as Error).message}`))
-    }
+      })
   }
 }

@@ -60,11 +60,12 @@ export function createTaskResult(record: TaskRecord, now: number): Record<string
 export function detailedTask(record: TaskRecord, now: number): Record<string, unknown> {
   const detailed = taskFields(record, now)
   if (record.status === 'input_required') {
-    const inputRequests: Record<string, unknown> = {}
-    for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
-      inputRequests[key] = request.params === undefined ? { method: request.method } : request
-    }
-    detailed.inputRequests = inputRequests
+    detailed.inputRequests = Object.fromEntries(
+      Object.entries(record.inputRequests ?? {}).map(([key, request]) => [
+        key,
+        request.params === undefined ? { method: request.method } : request,
+      ]),
+    )
   }
   if (record.status === 'completed' && record.result !== undefined) detailed.result = record.result
   if (record.status === 'failed' && record.error !== undefined) detailed.error = record.error
