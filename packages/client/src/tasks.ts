@@ -171,7 +171,8 @@ export async function followTask(
           return result as CallToolResult
         }
       } else if (task.status === 'input_required' && task.inputRequests !== undefined) {
-        const responses: Record<string, unknown> = {}
+        // Entries, not assignments: a key like `__proto__` stays a key.
+        const responses: Array<[string, unknown]> = []
         for (const [key, request] of Object.entries(task.inputRequests)) {
           if (answered.has(key)) continue
           if (!isObject(request) || typeof request.method !== 'string') {
@@ -180,17 +181,18 @@ export async function followTask(
               `${what}: input request '${key}' of task ${taskId} is malformed`,
             )
           }
-          responses[key] = await answerInput(
+          const answer = await answerInput(
             link.input,
             { method: request.method, params: isObject(request.params) ? request.params : undefined },
             { during: what, signal },
           )
+          responses.push([key, answer])
           answered.add(key)
         }
-        if (Object.keys(responses).length > 0) {
+        if (responses.length > 0) {
           await link.request(`tasks/update '${taskId}'`, 'tasks/update', {
             taskId,
-            inputResponses: responses,
+            inputResponses: Object.fromEntries(responses),
           })
         } else await pause(pollOf(task), signal, woken)
       } else {
