@@ -58,6 +58,17 @@ describe('a served registry whose tools run as tasks (2026-07-28)', () => {
     expect(unknown.stderr).toContain('Task not found: no-such-task')
   })
 
+  it('serve --task-after: a slow call of a tool that declares nothing becomes a task', async () => {
+    const lending = await startServe([registry, '--port', '0', '--task-after', '0'])
+    const detached = await runCli(['cat', `mcp+${lending.url}?tool=plain_wait`, '--detach'])
+    expect(records(detached.stdout)).toEqual([expect.objectContaining({ status: 'working' })])
+    const followed = await runCli(['cat', `mcp+${lending.url}?tool=plain_wait`, '--verbose'])
+    expect(records(followed.stdout)).toEqual([{ type: 'text', text: 'waited' }])
+    expect(followed.stderr).toMatch(/plain_wait: the server runs the call as task/)
+    const plain = await runCli(['cat', `${server}?tool=plain_wait`, '--detach'])
+    expect(records(plain.stdout)).toEqual([{ type: 'text', text: 'waited' }])
+  })
+
   it('--detach refuses a stdio server: its tasks end with the command', async () => {
     const result = await runCli(['cat', `mcp+node://${registry}?tool=crunch`, '--detach'])
     expect(result.code).toBe(2)

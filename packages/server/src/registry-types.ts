@@ -64,10 +64,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   /**
    * When a task-supporting call becomes a task: `call` (the default) at once, before the handler
    * runs; `handler` when the handler calls `context.startTask()`, so that questions it asks before
-   * are answered in the request (input_required rounds) and the task starts with what it learnt.
-   * A handler that returns without calling it answers in the request.
+   * are answered in the request (input_required rounds) and the task starts with what it learnt;
+   * a number of milliseconds: when the call is still running after that long, so that fast calls
+   * answer in the request (the spec's immediate-result shortcut). A call that ends before it
+   * became a task answers in the request.
    */
-  taskStart?: 'call' | 'handler'
+  taskStart?: 'call' | 'handler' | number
   /** Called with arguments that passed the inputSchema. A thrown error becomes an `isError` result. */
   handler(args: Args, context: HandlerContext): ToolOutput | Promise<ToolOutput>
 }

@@ -108,12 +108,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       ) {
         refuse(`${owner}: taskSupport must be 'forbidden', 'optional' or 'required'`)
       }
+      const start = candidate.taskStart
       if (
-        candidate.taskStart !== undefined &&
-        candidate.taskStart !== 'call' &&
-        candidate.taskStart !== 'handler'
+        start !== undefined &&
+        start !== 'call' &&
+        start !== 'handler' &&
+        !(typeof start === 'number' && Number.isFinite(start) && start >= 0)
       ) {
-        refuse(`${owner}: taskStart must be 'call' or 'handler'`)
+        refuse(`${owner}: taskStart must be 'call', 'handler' or a number of milliseconds >= 0`)
       }
       const schema = candidate.passthrough === true ? plainSchema : prepareSchema
       const inputSchema =

@@ -226,6 +226,49 @@ describe('tools that run as tasks', () => {
     expect((await getTask(server.url, second.taskId)).result.content[0].text).toBe('went: accept as task')
   })
 
+  test('a task after a while: fast calls answer in the request, slow ones become tasks (per tool, or lent by the server)', async () => {
+    const slow = gate()
+    const registry = createToolRegistry()
+      .tool({ name: 'fast', taskSupport: 'optional', taskStart: 60_000, handler: () => 'at once' })
+      .tool({
+        name: 'slow',
+        taskSupport: 'optional',
+        taskStart: 0,
+        handler: async () => {
+          await slow.opened
+          return 'later'
+        },
+      })
+      .tool({
+        name: 'undeclared',
+        handler: async () => {
+          await slow.opened
+          return 'lent'
+        },
+      })
+      .tool({ name: 'never_a_task', taskSupport: 'forbidden', handler: () => 'in the request' })
+    const server = await serve(registry, { tasks: { afterMs: 0 } })
+    expect((await rpc(server.url, 'tools/call', { name: 'fast', arguments: {} })).result).toMatchObject({
+      resultType: 'complete',
+      content: [{ text: 'at once' }],
+    })
+    const slowTask = await startTask(server.url, 'slow')
+    const lentTask = await startTask(server.url, 'undeclared')
+    expect(
+      (await rpc(server.url, 'tools/call', { name: 'never_a_task', arguments: {} })).result,
+    ).toMatchObject({
+      resultType: 'complete',
+    })
+    slow.open()
+    for (const [taskId, text] of [
+      [slowTask, 'later'],
+      [lentTask, 'lent'],
+    ] as const) {
+      await eventually(async () => (await getTask(server.url, taskId)).status === 'completed')
+      expect((await getTask(server.url, taskId)).result.content[0].text).toBe(text)
+    }
+  })
+
   test('finished tasks are kept keepMs: with 0 they are gone once they end', async () => {
     const registry = createToolRegistry().tool({
       name: 'quick',

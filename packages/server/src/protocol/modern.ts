@@ -5,7 +5,7 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (input-required.ts).
 
-import { decodeHeaderValue, findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema'
+import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes } from '../errors.js'
 import type { ToolRegistry } from '../registry.js'
@@ -38,6 +38,7 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from './rpc.js'
+import { checkStandardHeaders, headerMismatch } from './standard-headers.js'
 import { type ChangeFeed, listen } from './subscriptions.js'
 import { isModernVersion, metaKeys, modernVersions } from './versions.js'
 
@@ -78,42 +79,6 @@ export interface ModernHandler {
    * get up to `graceMs` to finish, then fail. Resolves when no task runs here any more.
    */
   close(graceMs?: number): Promise<void>
-}
-
-const headerMismatch = (message: string) =>
-  new RpcFailure(rpcCodes.headerMismatch, `Header mismatch: ${message}`, { httpStatus: 400 })
-
-/** What `Mcp-Name` mirrors, per method (SEP-2663 adds the task methods' `taskId`). */
-const namedField: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-}
-
-function checkStandardHeaders(
-  request: RpcRequest,
-  params: Record<string, unknown>,
-  header: (name: string) => string | undefined,
-): void {
-  const method = header('mcp-method')
-  if (method === undefined) throw headerMismatch('the Mcp-Method header is required')
-  if (method !== request.method) {
-    throw headerMismatch(
-      `Mcp-Method '${printable(method)}' does not match the body's method '${printable(request.method)}'`,
-    )
-  }
-  const field = namedField[request.method]
-  if (field === undefined) return
-  const raw = header('mcp-name')
-  if (raw === undefined) throw headerMismatch(`the Mcp-Name header is required for ${request.method}`)
-  const name = decodeHeaderValue(raw)
-  if (name === undefined) throw headerMismatch('the Mcp-Name header value is not validly encoded')
-  if (typeof params[field] === 'string' && name !== params[field]) {
-    throw headerMismatch(`Mcp-Name does not match the body's ${field}`)
-  }
 }
 
 export function createModernHandler(options: ModernHandlerOptions): ModernHandler {
@@ -257,7 +222,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     )
     const plan =
       request.method === 'tools/call'
-        ? planToolCall(registry.tools.get(String(params.name)), capabilities)
+        ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs)
         : 'request'
     const init: RequestContextInit = {
       signal: io.signal,

@@ -1,7 +1,9 @@
 // A `tools/call` that may become a task (SEP-2663: the server decides, per request). A tool
-// declares `taskSupport`; when the request declared the extension, the call becomes a task at once
-// (`taskStart: 'call'`) or when its handler calls `context.startTask()` (`taskStart: 'handler'`:
-// questions before that are input_required rounds of the request, the composition the spec
+// declares `taskSupport` (or the server lends it to every tool: `tasks.afterMs`); when the
+// request declared the extension, the call becomes a task at once (`taskStart: 'call'`), when its
+// handler calls `context.startTask()` (`taskStart: 'handler'`), or when it is still running after
+// some milliseconds (`taskStart: <ms>`, the spec's immediate-result shortcut for faster calls).
+// Questions asked before then are input_required rounds of the request (the composition the spec
 // describes). From then on the handler runs detached from the request, with the same context:
 // its signal now follows `tasks/cancel`, its questions become the task's `inputRequests`, its
 // progress the task's status message.
@@ -14,18 +16,27 @@ import type { TaskManager } from './task-manager.js'
 import type { TaskRecord } from './task-store.js'
 import { createTaskResult, declaresTasks, tasksNotDeclared } from './task-wire.js'
 
-/** How a call runs: in the request, or as a task starting at the call or when the handler says. */
-export type TaskPlan = 'request' | 'task-at-call' | 'task-by-handler'
+/** How a call runs: in the request, or as a task starting at the call, when the handler says, or after a while. */
+export type TaskPlan = 'request' | { start: 'call' | 'handler' | number }
 
-/** The plan for a `tools/call` of `tool`; -32021 when only a task would do and the client cannot follow one. */
-export function planToolCall(tool: ToolDefinition | undefined, capabilities: ClientCapabilities): TaskPlan {
-  const support = tool?.taskSupport ?? 'forbidden'
+/**
+ * The plan for a `tools/call` of `tool`; -32021 when only a task would do and the client cannot
+ * follow one. `afterMs`: the server makes tools that do not declare `taskSupport` tasks when
+ * their calls run longer than that.
+ */
+export function planToolCall(
+  tool: ToolDefinition | undefined,
+  capabilities: ClientCapabilities,
+  afterMs?: number,
+): TaskPlan {
+  const lent = tool !== undefined && tool.taskSupport === undefined && afterMs !== undefined
+  const support = lent ? 'optional' : (tool?.taskSupport ?? 'forbidden')
   if (support === 'forbidden') return 'request'
   if (!declaresTasks(capabilities)) {
     if (support === 'required') throw tasksNotDeclared(`the tool '${tool?.name}'`)
     return 'request'
   }
-  return tool?.taskStart === 'handler' ? 'task-by-handler' : 'task-at-call'
+  return { start: lent ? (afterMs as number) : (tool?.taskStart ?? 'call') }
 }
 
 export interface TaskCallOptions {
@@ -99,7 +110,7 @@ export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutc
   }
 
   const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete' })
-  if (options.plan === 'task-at-call') {
+  if (options.plan.start === 'call') {
     const record = await start()
     manager.settle(record.taskId, options.run(context).then(complete))
     return { created: createTaskResult(record, Date.now()) }
@@ -109,7 +120,13 @@ export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutc
     (result) => ({ result }),
     (error: unknown) => ({ error }),
   )
+  // After a while the server starts the task itself (unless the call ended first).
+  const delay = options.plan.start
+  const timer = typeof delay === 'number' ? setTimeout(() => void start().catch(() => {}), delay) : undefined
   const first = await Promise.race([settled, announced])
+  clearTimeout(timer)
+  // A task being created when the call ended is still the answer: its record must not dangle.
+  if (starting !== undefined && task === undefined) await starting
   if (task === undefined) {
     requestSignal.removeEventListener('abort', followRequest)
     const outcome = first ?? (await settled)

@@ -24,6 +24,11 @@ export interface TaskOptions {
   leaseMs?: number
   /** This instance's name in task records (default: a random id). */
   instanceId?: string
+  /**
+   * Lend task support to tools that do not declare `taskSupport`: their calls that run longer
+   * than this many ms become tasks, for clients that declared the extension (default: none).
+   */
+  afterMs?: number
 }
 
 interface LocalTask {
@@ -42,6 +47,8 @@ const ownerGone: TaskError = { code: -32603, message: 'the server instance runni
 export class TaskManager {
   readonly store: TaskStore
   readonly instanceId: string
+  /** Tasks lent to tools that do not declare them (TaskOptions.afterMs). */
+  readonly afterMs: number | undefined
   readonly #keepMs: number
   readonly #pollIntervalMs: number
   readonly #leaseMs: number
@@ -55,6 +62,7 @@ export class TaskManager {
   constructor(options: TaskOptions = {}, report?: (error: Error) => void) {
     this.store = options.store ?? memoryTaskStore()
     this.instanceId = options.instanceId ?? randomUUID()
+    this.afterMs = options.afterMs
     this.#keepMs = options.keepMs ?? 3_600_000
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000
     this.#leaseMs = options.leaseMs ?? 30_000

@@ -81,6 +81,11 @@ export function builder(yargs: Argv) {
       type: 'number',
       describe: 'Seconds a finished task and its result stay readable (tools with taskSupport; default 3600)',
     })
+    .option('task-after', {
+      type: 'number',
+      describe:
+        'Calls still running after this many seconds become tasks, also of tools that do not declare taskSupport (clients with the tasks extension)',
+    })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
       type: 'string',

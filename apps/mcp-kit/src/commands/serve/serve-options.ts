@@ -18,6 +18,7 @@ export interface ServeArguments {
   store?: string
   storePrefix?: string
   taskKeep?: number
+  taskAfter?: number
   eager?: boolean
   idleStop?: number
   verbose?: boolean
@@ -144,10 +145,15 @@ function readTokenFile(path: string, io: Io): string {
   return token
 }
 
-/** `--task-keep`: how long a finished task (its result too) stays readable (both transports). */
+/**
+ * `--task-keep`: how long a finished task (its result too) stays readable; `--task-after`: calls
+ * of tools that do not declare `taskSupport` become tasks after that long. Both transports.
+ */
 export function taskOptions(args: ServeArguments): HttpServerOptions['tasks'] {
   const keepMs = seconds(args.taskKeep, '--task-keep', true)
-  return keepMs === undefined ? undefined : { keepMs }
+  const afterMs = seconds(args.taskAfter, '--task-after', true)
+  if (keepMs === undefined && afterMs === undefined) return undefined
+  return { keepMs, afterMs }
 }
 
 export function httpOptions(args: ServeArguments, io: Io, runtimeOptions: RuntimeOptions): HttpServerOptions {
