@@ -3,7 +3,7 @@
 // that rewrites its state per call (server-memory) must still get only as many calls at once as
 // the user allowed. So each command keeps its own limit (put's --concurrency, a profile's
 // `concurrency`, else 1), checked against all calls in flight on that server: a call starts when
-// fewer than its command's limit are running, else it waits, in arrival order.
+// fewer than its command's limit are running and no call waits before it; else it waits its turn.
 
 import { ClientError } from '@mcp-kit/client'
 
@@ -60,13 +60,15 @@ export class CallSlots {
     })
   }
 
+  /** Starts waiting calls in arrival order; none overtakes another (a put cannot starve a cat). */
   #wake(): void {
-    for (let index = 0; index < this.#waiting.length; ) {
-      const waiter = this.#waiting[index] as Waiter
-      if (this.#running < waiter.limit) {
-        this.#waiting.splice(index, 1)
-        waiter.start()
-      } else index++
+    for (
+      let next = this.#waiting[0];
+      next !== undefined && this.#running < next.limit;
+      next = this.#waiting[0]
+    ) {
+      this.#waiting.shift()
+      next.start()
     }
   }
 }

@@ -239,7 +239,7 @@ class Daemon {
         this.log(`command failed: ${(error as Error)?.stack ?? String(error)}`)
         stderr.write(`mcp-kit: internal error in the warm-session daemon: ${(error as Error)?.message}\n`)
       } finally {
-        warm.release()
+        warm.release(code)
         this.#commands -= 1
       }
       // Output first (the streams write in order), then the exit code.
@@ -289,7 +289,7 @@ class Daemon {
   }
 
   /** Closes every session (their servers shut down the MCP way), removes the socket and exits. */
-  async shutdown(why: string): Promise<void> {
+  async shutdown(why: string, exitCode = 0): Promise<void> {
     if (this.#exiting) return
     this.#exiting = true
     this.log(`shutting down: ${why}`)
@@ -297,7 +297,7 @@ class Daemon {
     this.#unlinkSocket()
     await this.#pool.stopAll(why)
     for (const socket of this.#sockets) socket.destroy()
-    process.exit(0)
+    process.exit(exitCode)
   }
 }
 
@@ -318,7 +318,7 @@ export async function runDaemon(): Promise<void> {
   }
   process.on('uncaughtException', (error) => {
     daemon.log(`uncaught: ${error.stack ?? error.message}`)
-    void daemon.shutdown('an internal error')
+    void daemon.shutdown('an internal error', 1)
   })
   process.on('unhandledRejection', (reason) => {
     daemon.log(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`)

@@ -18,6 +18,7 @@ import {
   type Session,
 } from '@mcp-kit/client'
 import { describeServer } from '@mcp-kit/profiles'
+import { exitCodes } from '../cli/exit-codes.js'
 import type { Io, WarmRequest, WarmSessions } from '../cli/io.js'
 import { CallSlots } from './call-slots.js'
 import { launchKey } from './launch-key.js'
@@ -128,8 +129,12 @@ export class WarmSessionPool {
     return this.#entries.size
   }
 
-  /** The warm sessions one command uses; `release()` once it is done. */
-  forCommand(io: Io): WarmSessions & { release(): void } {
+  /**
+   * The warm sessions one command uses; `release(exitCode)` once it is done. A command that could
+   * not reach its server (exit code 3: a lost connection, an expired HTTP session) leaves no warm
+   * session behind: the next command starts afresh.
+   */
+  forCommand(io: Io): WarmSessions & { release(exitCode: number): void } {
     const leases: { entry: Entry; caller: Caller }[] = []
     return {
       open: async (request: WarmRequest) => {
@@ -137,8 +142,11 @@ export class WarmSessionPool {
         leases.push({ entry, caller })
         return this.#view(entry, caller, request, io)
       },
-      release: () => {
-        for (const { entry, caller } of leases.splice(0)) this.#release(entry, caller)
+      release: (exitCode) => {
+        for (const { entry, caller } of leases.splice(0)) {
+          this.#release(entry, caller)
+          if (exitCode === exitCodes.connect) void this.#stop(entry, 'a command could not reach its server')
+        }
       },
     }
   }
