@@ -10,10 +10,14 @@ import { type Io, processIo } from './io.js'
 import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
 
+let knownVersion: string | undefined
+
 function version(): string {
-  return (
+  // Read once: the warm-session daemon runs many commands in one process.
+  knownVersion ??= (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version
+  return knownVersion
 }
 
 /**
