@@ -4,7 +4,16 @@
 // directory — and, when the tests run as root, by another user who tries to use it.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processRunning } from '@mcp-kit/client'
@@ -251,6 +260,25 @@ describe.skipIf(process.platform !== 'linux')('a warm call keeps the per-call se
       expect(pids.running()).toHaveLength(1)
     } finally {
       pids.remove()
+    }
+  })
+
+  it("paths are the command's: a relative --trace file lands in its working directory", async () => {
+    const w = warm()
+    const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-warm-cwd-'))
+    try {
+      const result = await runCli(['cat', echo('traced'), '--keep-alive', '60s', '--trace', 'calls.ndjson'], {
+        env: w.env,
+        cwd: directory,
+      })
+      expect(result.code, result.stderr).toBe(0)
+      const [entry] = readFileSync(join(directory, 'calls.ndjson'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+      expect(entry).toMatchObject({ kind: 'tool_call', name: 'echo', ok: true, args: { message: 'traced' } })
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
     }
   })
 

@@ -2,6 +2,7 @@
 // and --verbose diagnostics become the client's ConnectOptions.
 
 import { appendFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { parseByteSize } from '../cli/byte-size.js'
@@ -94,7 +95,8 @@ export function connectOptions(
     ...extra,
   }
   if (args.trace) {
-    const file = args.trace
+    // Relative to the command's directory (the warm-session daemon runs elsewhere).
+    const file = resolve(io.cwd, args.trace)
     options.onTrace = (entry) => {
       try {
         appendFileSync(file, `${JSON.stringify(entry)}\n`)
