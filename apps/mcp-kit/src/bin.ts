@@ -26,9 +26,32 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     import('./cli/process-signals.js'),
   ])
   process.exitCode = await runWarm(argv, processIo(interruptSignal()))
+} else if (profileCommand(argv) && !argv.some((arg) => arg.startsWith('--keep-alive'))) {
+  // A profile may keep its server alive: a running daemon knows, and runs the command if so.
+  const [{ tryWarmProfile }, { processIo }, { interruptSignal }] = await Promise.all([
+    import('./warm/warm-client.js'),
+    import('./cli/io.js'),
+    import('./cli/process-signals.js'),
+  ])
+  const io = processIo(interruptSignal())
+  const outcome = await tryWarmProfile(argv, io, argv[1] as string)
+  if (outcome === 'not-warm') {
+    const { run } = await import('./cli/main.js')
+    process.exitCode = await run(argv, io)
+  } else process.exitCode = outcome
 } else {
   const { main } = await import('./cli/main.js')
   await main(argv)
+}
+
+/** `cat @profile/tool …` and the like (the reference first, as usual), without --help. */
+function profileCommand(args: readonly string[]): boolean {
+  return (
+    ['cat', 'head', 'tail', 'put', 'inspect', 'watch'].includes(args[0] as string) &&
+    (args[1] ?? '').startsWith('@') &&
+    !args.includes('--help') &&
+    !args.includes('-h')
+  )
 }
 
 /** `--keep-alive <duration>` (other than 0) without --help: the command is for the daemon. */

@@ -322,6 +322,20 @@ describe.skipIf(process.platform !== 'linux')('a warm call keeps the per-call se
       expect(own.code, own.stderr).toBe(0)
       expect(pids.pids()).toHaveLength(2)
       expect(pids.running()).toHaveLength(1)
+      // A changed profile means a new server.
+      writeFileSync(
+        join(home, 'profiles', 'kept.json'),
+        JSON.stringify({
+          command: process.execPath,
+          args: [basic],
+          env: { FIXTURE_PID_FILE: pids.path, CHANGED: '1' },
+          keepAlive: '30s',
+        }),
+      )
+      const changed = await runCli(['cat', '@kept/echo', 'message=four'], { env })
+      expect(changed.code, changed.stderr).toBe(0)
+      expect(pids.pids()).toHaveLength(3)
+      expect(pids.running()).toHaveLength(2)
       writeFileSync(
         join(home, 'profiles', 'bad.json'),
         JSON.stringify({ command: process.execPath, args: [basic], keepAlive: 'soon' }),

@@ -233,6 +233,11 @@ class Daemon {
     void (async () => {
       let code = 1
       try {
+        if (hello.ifKeepAlive !== undefined && !(await this.#profileKeepsAlive(hello.ifKeepAlive, io))) {
+          // Not a warm command after all: the CLI runs it itself.
+          if (!socket.destroyed) socket.end(encodeFrame(frameTypes.notWarm))
+          return
+        }
         const { run } = await import('../cli/main.js')
         code = await run(hello.argv, io)
       } catch (error) {
@@ -242,6 +247,7 @@ class Daemon {
         warm.release(code)
         this.#commands -= 1
       }
+      if (socket.writableEnded) return this.#checkIdle()
       // Output first (the streams write in order), then the exit code.
       await new Promise<void>((resolve) => stdout.end(() => stderr.end(() => resolve())))
       if (!socket.destroyed) socket.end(encodeFrame(frameTypes.exit, JSON.stringify({ code })))
@@ -252,6 +258,19 @@ class Daemon {
       else if (type === frameTypes.stdinEnd) stdin.push(null)
       else if (type === frameTypes.signal && !controller.signal.aborted)
         controller.abort(new Error(`interrupted by ${payload.toString('latin1')}`))
+    }
+  }
+
+  /** True when `reference` names a profile with a `keepAlive` (any failure: let the CLI say what is wrong). */
+  async #profileKeepsAlive(reference: string, io: Io): Promise<boolean> {
+    try {
+      const [{ resolveForCli }, { keepAliveOf }] = await Promise.all([
+        import('../session/reference.js'),
+        import('../session/open-session.js'),
+      ])
+      return keepAliveOf(await resolveForCli(reference, io), {} as never) !== undefined
+    } catch {
+      return false
     }
   }
 

@@ -2,7 +2,8 @@
 // length and a payload. The CLI sends its command (`H`, JSON), its stdin when the command reads it
 // (`i` chunks, `I` at the end) and its signals (`s`); the daemon sends stdout and stderr (`o`,
 // `e`), asks for stdin (`r`), and ends with the exit code (`x`), or a JSON answer (`j`) to a
-// control request, or `v` when it belongs to another mcp-kit build (the CLI starts its own).
+// control request, or `v` when it belongs to another mcp-kit build (the CLI starts its own), or
+// `n` when a command it was offered tentatively (a profile's keepAlive?) is not a warm one.
 
 export const frameTypes = {
   hello: 'H',
@@ -15,6 +16,7 @@ export const frameTypes = {
   exit: 'x',
   answer: 'j',
   otherBuild: 'v',
+  notWarm: 'n',
 } as const
 
 /** Largest frame either side accepts: stdout chunks are small; a hello carries the environment. */

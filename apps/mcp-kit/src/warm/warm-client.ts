@@ -29,6 +29,8 @@ export type DaemonHello =
       stdoutIsTTY: boolean
       stderrIsTTY: boolean
       columns: number | undefined
+      /** Run it only if this profile reference has a `keepAlive` (else the daemon answers `n`). */
+      ifKeepAlive?: string
     }
   | { kind: 'list' }
   | { kind: 'stop'; target?: string; all?: boolean }
@@ -110,8 +112,10 @@ function say(io: Io, message: string): void {
   io.stderr.write(`mcp-kit: ${message}\n`)
 }
 
-/** One command through the daemon: the exit code, or 'other-build' when the daemon is of another build. */
-function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<number | 'other-build'> {
+type Outcome = number | 'other-build' | 'not-warm'
+
+/** One command through the daemon: the exit code, 'other-build' (a daemon of another build) or 'not-warm'. */
+function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> {
   return new Promise((resolve) => {
     let finished = false
     let readingStdin = false
@@ -120,7 +124,7 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<number | 
       if (!socket.destroyed)
         socket.write(encodeFrame(frameTypes.signal, reason.includes('SIGTERM') ? 'SIGTERM' : 'SIGINT'))
     }
-    const finish = (result: number | 'other-build') => {
+    const finish = (result: Outcome) => {
       if (finished) return
       finished = true
       io.signal.removeEventListener('abort', onAbort)
@@ -167,6 +171,9 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<number | 
         case frameTypes.otherBuild:
           finish('other-build')
           return
+        case frameTypes.notWarm:
+          finish('not-warm')
+          return
       }
     })
     socket.on('data', (chunk: Buffer) => {
@@ -189,25 +196,50 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<number | 
   })
 }
 
+/**
+ * Offers a command on a profile reference to a running daemon, which runs it if the profile has a
+ * `keepAlive`. 'not-warm' when it has not, or when no daemon runs (the first call of a profile
+ * that keeps its server alive is handed over by the CLI, cli/main.ts).
+ */
+export async function tryWarmProfile(
+  argv: readonly string[],
+  io: Io,
+  reference: string,
+): Promise<number | 'not-warm'> {
+  let socket: Socket | undefined
+  try {
+    socket = await openDaemon(runtimePaths(io.env), io.env, false)
+  } catch {
+    return 'not-warm' // the CLI reports an unusable runtime directory, should it need one
+  }
+  if (socket === undefined) return 'not-warm'
+  const outcome = await converse(socket, { ...runRequest(argv, io), ifKeepAlive: reference }, io)
+  return outcome === 'other-build' ? 'not-warm' : outcome
+}
+
+function runRequest(argv: readonly string[], io: Io): DaemonHello & { kind: 'run' } {
+  return {
+    kind: 'run',
+    build: buildIdentity(),
+    argv: [...argv],
+    cwd: io.cwd,
+    env: { ...io.env },
+    stdoutIsTTY: io.stdoutIsTTY,
+    stderrIsTTY: io.stderrIsTTY,
+    columns: (io.stderr as { columns?: number }).columns,
+  }
+}
+
 /** Runs a command in the daemon and returns its exit code. */
 export async function runWarm(argv: readonly string[], io: Io): Promise<number> {
   try {
     const paths = runtimePaths(io.env)
-    const hello: DaemonHello = {
-      kind: 'run',
-      build: buildIdentity(),
-      argv: [...argv],
-      cwd: io.cwd,
-      env: { ...io.env },
-      stdoutIsTTY: io.stdoutIsTTY,
-      stderrIsTTY: io.stderrIsTTY,
-      columns: (io.stderr as { columns?: number }).columns,
-    }
+    const hello = runRequest(argv, io)
     // A daemon of another build retires when asked; the second try reaches a new one.
     for (let attempt = 1; ; attempt++) {
       const socket = (await openDaemon(paths, io.env, true)) as Socket
       const outcome = await converse(socket, hello, io)
-      if (outcome !== 'other-build') return outcome
+      if (typeof outcome === 'number') return outcome
       if (attempt === 2) {
         say(io, 'the warm-session daemon belongs to another mcp-kit build and would not make room')
         return exitConnect
