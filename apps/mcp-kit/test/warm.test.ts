@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processRunning } from '@mcp-kit/client'
-import { fixtureServers } from '@mcp-kit/fixtures'
+import { fixtureServers, importedModules } from '@mcp-kit/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { binPath, pidFile, records, runCli, startServe, stopStarted } from './helpers.js'
 
@@ -176,6 +176,35 @@ describe.skipIf(process.platform !== 'linux')('--keep-alive', () => {
     } finally {
       pids.remove()
     }
+  })
+
+  it('a warm call loads only the relay: no yargs, SDK, ajv, undici or other mcp-kit package', async () => {
+    const w = warm()
+    const first = await runCli(['cat', echo('cold'), '--keep-alive', '60s'], { env: w.env })
+    expect(first.code, first.stderr).toBe(0)
+    const saved = process.env.XDG_RUNTIME_DIR
+    process.env.XDG_RUNTIME_DIR = w.runtime
+    try {
+      const { code, stdout, urls } = await importedModules([
+        binPath,
+        'cat',
+        echo('warm'),
+        '--keep-alive',
+        '60s',
+      ])
+      expect(code).toBe(0)
+      expect(records(stdout)).toEqual([{ type: 'text', text: 'warm' }])
+      expect(urls.some((url) => url.endsWith('/dist/warm/warm-client.js'))).toBe(true)
+      const heavy = /\/yargs|@modelcontextprotocol|\/ajv\/|\/undici\/|\/packages\/|\/cli\/main\.js/
+      expect(urls.filter((url) => heavy.test(url))).toEqual([])
+      // The same hook sees them all in a call of its own: the check above is not vacuous.
+      const own = await importedModules([binPath, 'cat', echo('own')])
+      expect(own.urls.filter((url) => heavy.test(url)).length).toBeGreaterThan(10)
+    } finally {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR
+      else process.env.XDG_RUNTIME_DIR = saved
+    }
+    await list(w)
   })
 
   it('the server leaves after its keep-alive time without use; then the daemon does too', async () => {
