@@ -8,6 +8,7 @@ import { statSync } from 'node:fs'
 import { connect as netConnect, type Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { isKitError } from '../cli/errors.js'
+import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
 import type { Io } from '../cli/io.js'
 import { createFrameReader, encodeFrame, frameTypes } from './frames.js'
 import { checkSocket, type RuntimePaths, runtimePaths } from './runtime-directory.js'
@@ -15,8 +16,6 @@ import { checkSocket, type RuntimePaths, runtimePaths } from './runtime-director
 const binPath = fileURLToPath(new URL('../bin.js', import.meta.url))
 /** How long a starting daemon may take to listen. */
 const daemonStartMs = 15_000
-const exitConnect = 3
-const exitInterrupted = 130
 
 /** What a connection asks the daemon for. */
 export type DaemonHello =
@@ -181,15 +180,15 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> 
         read(chunk)
       } catch (error) {
         say(io, `the warm-session daemon sent garbage: ${(error as Error).message}`)
-        finish(exitConnect)
+        finish(exitCodes.connect)
       }
     })
     socket.on('error', () => {})
     socket.on('close', () => {
       if (finished) return
-      if (io.signal.aborted) return finish(exitInterrupted)
+      if (io.signal.aborted) return finish(exitCodes.interrupted)
       say(io, 'the warm-session daemon went away before the command finished')
-      finish(exitConnect)
+      finish(exitCodes.connect)
     })
     io.signal.addEventListener('abort', onAbort, { once: true })
     socket.write(encodeFrame(frameTypes.hello, JSON.stringify(hello)))
@@ -242,16 +241,16 @@ export async function runWarm(argv: readonly string[], io: Io): Promise<number> 
       if (typeof outcome === 'number') return outcome
       if (attempt === 2) {
         say(io, 'the warm-session daemon belongs to another mcp-kit build and would not make room')
-        return exitConnect
+        return exitCodes.connect
       }
     }
   } catch (error) {
     if (isKitError(error)) {
       say(io, error.message)
-      return exitConnect
+      return exitCodeFor(error.code)
     }
     say(io, `cannot reach the warm-session daemon: ${(error as Error).message}`)
-    return exitConnect
+    return exitCodes.connect
   }
 }
 
