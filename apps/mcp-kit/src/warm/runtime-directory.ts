@@ -39,7 +39,16 @@ export function checkRuntimeDirectory(directory: string, stat: Stats, uid: numbe
 }
 
 /** The daemon's directory, made (mode 0700) when missing and checked either way, and its files. */
-export function runtimePaths(env: Readonly<Record<string, string | undefined>>): RuntimePaths {
+export function runtimePaths(env: Readonly<Record<string, string | undefined>>): RuntimePaths
+/** Without `create`: undefined when the directory does not exist (so no daemon runs). */
+export function runtimePaths(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { create: false },
+): RuntimePaths | undefined
+export function runtimePaths(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { create: boolean } = { create: true },
+): RuntimePaths | undefined {
   const uid = currentUid()
   const runtime = env.XDG_RUNTIME_DIR
   const directory =
@@ -47,7 +56,7 @@ export function runtimePaths(env: Readonly<Record<string, string | undefined>>):
       ? join(runtime, 'mcp-kit')
       : join(env.TMPDIR && isAbsolute(env.TMPDIR) ? env.TMPDIR : tmpdir(), `mcp-kit-${uid}`)
   try {
-    mkdirSync(directory, { mode: 0o700 })
+    if (options.create) mkdirSync(directory, { mode: 0o700 })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'EEXIST') {
@@ -56,7 +65,14 @@ export function runtimePaths(env: Readonly<Record<string, string | undefined>>):
       })
     }
   }
-  checkRuntimeDirectory(directory, lstatSync(directory), uid)
+  let stat: Stats
+  try {
+    stat = lstatSync(directory)
+  } catch (error) {
+    if (!options.create && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  checkRuntimeDirectory(directory, stat, uid)
   return { directory, socket: join(directory, 'daemon.sock'), log: join(directory, 'daemon.log') }
 }
 

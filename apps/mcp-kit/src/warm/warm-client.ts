@@ -207,7 +207,8 @@ export async function tryWarmProfile(
 ): Promise<number | 'not-warm'> {
   let socket: Socket | undefined
   try {
-    socket = await openDaemon(runtimePaths(io.env), io.env, false)
+    const paths = runtimePaths(io.env, { create: false })
+    socket = paths === undefined ? undefined : await openDaemon(paths, io.env, false)
   } catch {
     return 'not-warm' // the CLI reports an unusable runtime directory, should it need one
   }
@@ -256,7 +257,8 @@ export async function runWarm(argv: readonly string[], io: Io): Promise<number> 
 
 /** Asks the daemon for its sessions or to stop some; undefined when no daemon runs. */
 export async function askDaemon(hello: DaemonHello, env: Io['env']): Promise<unknown | undefined> {
-  const socket = await openDaemon(runtimePaths(env), env, false)
+  const paths = runtimePaths(env, { create: false })
+  const socket = paths === undefined ? undefined : await openDaemon(paths, env, false)
   if (socket === undefined) return undefined
   return new Promise((resolve, reject) => {
     let answer: unknown
