@@ -14,6 +14,7 @@ import { measureInspectMemory } from './measurements/memory.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
 import { measureStart } from './measurements/start.js'
+import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
 import { failedRow } from './rows.js'
 import { killLiveGroups } from './run-process.js'
@@ -35,6 +36,7 @@ const measurements = [
   ['memory', 'memory per idle HTTP session', measureSessionMemory],
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
+  ['warm', 'warm sessions (--keep-alive)', measureWarm],
 ]
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {

@@ -8,7 +8,17 @@ import { fileURLToPath } from 'node:url'
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Measurement groups, in table order; `--only` takes a comma-separated subset. */
-export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory', 'scaling', 'gateway']
+export const groups = [
+  'start',
+  'inspect',
+  'everything',
+  'put',
+  'http',
+  'memory',
+  'scaling',
+  'gateway',
+  'warm',
+]
 
 /**
  * @typedef {object} BenchOptions

@@ -43,6 +43,9 @@ const expectedRows = [
   'gateway-stdio-p50',
   'gateway-stdio-p99',
   'gateway-memory-upstream',
+  'warm-node',
+  'warm-mcpc',
+  'warm-cold',
 ]
 
 /** Command lines of live processes running one of the bench's anchors. */
