@@ -66,7 +66,7 @@ const presets = {
     sessions: 1000,
     sessionRounds: 3,
     inFlightRequests: 1000,
-    inFlightHoldMs: 5000,
+    inFlightHoldMs: 10_000,
     inFlightRounds: 3,
   },
   quick: {
@@ -86,7 +86,7 @@ const presets = {
     sessions: 1000,
     sessionRounds: 1,
     inFlightRequests: 500,
-    inFlightHoldMs: 4000,
+    inFlightHoldMs: 6000,
     inFlightRounds: 1,
   },
   smoke: {

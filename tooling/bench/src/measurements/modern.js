@@ -8,7 +8,7 @@
 // - memory-2026: the resident memory one 2026 request in flight holds in each server (below).
 
 import { existsSync, readFileSync, rmSync } from 'node:fs'
-import http from 'node:http'
+import net from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startHttpServer } from '../http-server-process.js'
@@ -209,52 +209,69 @@ async function untilIdle(pid, { quietMs = 150, limitMs = 30_000 } = {}) {
 }
 
 /**
- * Sends `count` 2026 `tools/call wait` requests at once on `agent`.
- * @param {string} url
- * @param {http.Agent} agent
+ * Opens `count` TCP connections to the server (100 at a time, so the listen backlog never
+ * overflows) and sends nothing yet: a connection waiting for its first request.
+ * @param {URL} url
  * @param {number} count
+ * @returns {Promise<net.Socket[]>}
+ */
+async function openConnections(url, count) {
+  /** @type {net.Socket[]} */
+  const sockets = []
+  for (let start = 0; start < count; start += 100) {
+    const batch = Array.from(
+      { length: Math.min(100, count - start) },
+      () =>
+        new Promise((resolve, reject) => {
+          const socket = net.connect(Number(url.port), url.hostname)
+          socket.once('connect', () => resolve(socket)).once('error', reject)
+        }),
+    )
+    sockets.push(...(await Promise.all(batch)))
+  }
+  return sockets
+}
+
+/**
+ * Sends one 2026 `tools/call wait` on each socket (`Connection: close`, so the server ends the
+ * connection after its answer) and reads the answers.
+ * @param {URL} url
+ * @param {net.Socket[]} sockets
  * @param {number} ms  how long each call waits in the server
  */
-function waitCalls(url, agent, count, ms) {
+function waitCalls(url, sockets, ms) {
   const expected = `waited ${ms} ms`
   let answered = 0
-  let reused = 0
   const sent = []
-  const done = []
-  for (let index = 0; index < count; index++) {
+  const done = sockets.map((socket, index) => {
     const body = toolCallBody(index + 1, 'wait', { ms })
-    const request = http.request(url, {
-      method: 'POST',
-      agent,
-      headers: { ...toolCallHeaders('wait'), 'content-length': Buffer.byteLength(body) },
-    })
-    sent.push(new Promise((resolve, reject) => request.once('finish', resolve).once('error', reject)))
-    done.push(
-      new Promise((resolve, reject) => {
-        request.once('error', reject)
-        request.once('response', (response) => {
-          let text = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk) => {
-            text += chunk
-          })
-          response.once('end', () => {
-            answered++
-            if (request.reusedSocket) reused++
-            if (response.statusCode !== 200 || !text.includes(expected)) {
-              reject(new Error(`wait answered ${response.statusCode}: ${text.slice(0, 200)}`))
-            } else resolve(undefined)
-          })
-        })
-      }),
+    const headers = {
+      ...toolCallHeaders('wait'),
+      host: url.host,
+      connection: 'close',
+      'content-length': Buffer.byteLength(body),
+    }
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')
+    sent.push(
+      new Promise((resolve) => socket.write(`POST ${url.pathname} HTTP/1.1\r\n${head}\r\n${body}`, resolve)),
     )
-    request.end(body)
-  }
-  return {
-    sent: Promise.all(sent),
-    answered: Promise.all(done),
-    counts: () => ({ answered, reused }),
-  }
+    return new Promise((resolve, reject) => {
+      const chunks = []
+      socket.on('data', (chunk) => chunks.push(chunk))
+      socket.once('error', reject)
+      socket.once('end', () => {
+        answered++
+        const text = Buffer.concat(chunks).toString('utf8')
+        if (!text.startsWith('HTTP/1.1 200') || !text.includes(expected)) {
+          reject(new Error(`wait answered: ${text.slice(0, 300)}`))
+        } else resolve(undefined)
+        socket.destroy()
+      })
+    })
+  })
+  return { sent: Promise.all(sent), answered: Promise.all(done), count: () => answered }
 }
 
 /**
@@ -281,13 +298,13 @@ async function probeMemory(pid, file) {
 
 /**
  * Memory per 2026 request in flight. Each server runs with the memory probe (memory-probe.js).
- * N keep-alive connections are opened and used (N quick `wait 0` calls, twice, so lazy code is
- * loaded and compiled); with those N connections idle, the probe collects garbage and reports;
- * then N `wait` calls that park in the server for a few seconds go out on the same connections,
- * and once the server has taken them all in (no CPU used for 150 ms, none answered yet) the probe
- * reports again. The row is the growth of live memory (V8 heap used + external memory, after full
- * garbage collections) ÷ N: what one request held by a slow tool costs, its connection excluded.
- * The note gives the RSS after collection, idle and with N in flight.
+ * N `wait 0` calls, twice, load and compile whatever the server loads lazily. Then N connections
+ * are opened and left waiting for their first request; once the server is idle the probe collects
+ * garbage and reports. One `tools/call wait` goes out on each connection, parking in the server
+ * for a few seconds; once the server has taken them all in (no CPU used for 150 ms, none answered
+ * yet) the probe reports again. The row is the growth of live memory (V8 heap used + external
+ * memory, after full garbage collections) ÷ N: what one request held by a slow tool costs, its
+ * connection excluded. The note gives the RSS after collection, idle and with N in flight.
  * @type {import('../main.js').Measurement}
  */
 export async function measureMemoryModern(context, options, log) {
@@ -306,27 +323,27 @@ export async function measureMemoryModern(context, options, log) {
         context,
         kind,
         async (server) => {
-          const agent = new http.Agent({ keepAlive: true, maxSockets: count, maxFreeSockets: count })
+          const url = new URL(server.url)
+          /** @type {net.Socket[]} */
+          let sockets = []
           try {
-            for (let warmup = 0; warmup < 2; warmup++) await waitCalls(server.url, agent, count, 0).answered
+            for (let warmup = 0; warmup < 2; warmup++) {
+              sockets = await openConnections(url, count)
+              await waitCalls(url, sockets, 0).answered
+            }
+            sockets = await openConnections(url, count)
             await untilIdle(server.pid)
             const idle = await probeMemory(server.pid, memoryFile)
-            const calls = waitCalls(server.url, agent, count, holdMs)
+            const calls = waitCalls(url, sockets, holdMs)
             await calls.sent
             await untilIdle(server.pid)
             const loaded = await probeMemory(server.pid, memoryFile)
-            if (calls.counts().answered > 0) {
+            if (calls.count() > 0) {
               throw new Error(
                 `${serverNames[kind]}: calls were answered before all ${count} were in; raise --in-flight-hold`,
               )
             }
             await calls.answered
-            const { reused } = calls.counts()
-            if (reused !== count) {
-              throw new Error(
-                `${serverNames[kind]}: only ${reused} of ${count} calls reused an open connection`,
-              )
-            }
             const perRequestKib = (live(loaded) - live(idle)) / 1024 / count
             results[kind].perRequestKib.push(perRequestKib)
             results[kind].idleRssMib.push(idle.rss / 2 ** 20)
@@ -335,7 +352,7 @@ export async function measureMemoryModern(context, options, log) {
               `  round ${round + 1}: ${serverNames[kind]} live ${(live(idle) / 2 ** 20).toFixed(1)} → ${(live(loaded) / 2 ** 20).toFixed(1)} MiB (RSS ${(idle.rss / 2 ** 20).toFixed(1)} → ${(loaded.rss / 2 ** 20).toFixed(1)} MiB), ${perRequestKib.toFixed(1)} KiB per request in flight`,
             )
           } finally {
-            agent.destroy()
+            for (const socket of sockets) socket.destroy()
           }
         },
         memoryFile,
@@ -352,7 +369,7 @@ export async function measureMemoryModern(context, options, log) {
       unit: 'KiB',
       kit: results.kit.perRequestKib,
       anchor: { name: serverNames.sdk, samples: results.sdk.perRequestKib },
-      note: `V8 heap used + external, after full GCs, ${count} idle connections vs ${count} tools/call parked; RSS: ${rss('kit')}; ${rss('sdk')}`,
+      note: `V8 heap used + external after full GCs, ${count} open connections idle vs each with a tools/call parked; RSS: ${rss('kit')}; ${rss('sdk')}`,
     }),
   ]
 }
