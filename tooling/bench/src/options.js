@@ -12,9 +12,12 @@ export const groups = [
   'start',
   'inspect',
   'everything',
+  'inspect-2026',
   'put',
   'http',
+  'http-2026',
   'memory',
+  'memory-2026',
   'scaling',
   'gateway',
   'warm',
@@ -38,6 +41,9 @@ export const groups = [
  * @property {number} latencyRounds     fresh-server rounds for the latency rows
  * @property {number} sessions          idle sessions opened for the memory-per-session row
  * @property {number} sessionRounds     fresh-server rounds for the memory-per-session row
+ * @property {number} inFlightRequests  2026 requests held in flight at once for the memory-2026 row
+ * @property {number} inFlightHoldMs    how long each of them waits in the server
+ * @property {number} inFlightRounds    fresh-server rounds for the memory-2026 row
  * @property {string[]} only            groups to run
  * @property {string} outputDirectory   where latest.json and latest.md go
  * @property {string | undefined} kitBin  mcp-kit's bin.js (default: the workspace build)
@@ -61,6 +67,9 @@ const presets = {
     latencyRounds: 3,
     sessions: 1000,
     sessionRounds: 3,
+    inFlightRequests: 1000,
+    inFlightHoldMs: 10_000,
+    inFlightRounds: 3,
   },
   quick: {
     runs: 3,
@@ -78,6 +87,9 @@ const presets = {
     latencyRounds: 1,
     sessions: 1000,
     sessionRounds: 1,
+    inFlightRequests: 500,
+    inFlightHoldMs: 6000,
+    inFlightRounds: 1,
   },
   smoke: {
     runs: 1,
@@ -95,6 +107,9 @@ const presets = {
     latencyRounds: 1,
     sessions: 20,
     sessionRounds: 1,
+    inFlightRequests: 50,
+    inFlightHoldMs: 1500,
+    inFlightRounds: 1,
   },
 }
 
@@ -127,7 +142,8 @@ export function parseOptions(argv, env = process.env) {
         '                  [--mcp-kit path/to/bin.js --label "what that build is"]',
         `Groups: ${groups.join(', ')}`,
         'Also: --memory-runs N, --put-records N, --scaling-sizes a,b,c, --http-rounds N, --http-seconds S,',
-        '      --sessions N, --no-warmup; each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
+        '      --sessions N, --in-flight-requests N, --in-flight-hold MS, --in-flight-rounds N, --no-warmup;',
+        '      each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
         '',
       ].join('\n'),
     )
@@ -163,6 +179,9 @@ export function parseOptions(argv, env = process.env) {
     latencyRounds: numberSetting('latency-rounds', preset.latencyRounds),
     sessions: numberSetting('sessions', preset.sessions),
     sessionRounds: numberSetting('session-rounds', preset.sessionRounds),
+    inFlightRequests: numberSetting('in-flight-requests', preset.inFlightRequests),
+    inFlightHoldMs: numberSetting('in-flight-hold', preset.inFlightHoldMs),
+    inFlightRounds: numberSetting('in-flight-rounds', preset.inFlightRounds),
     only,
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'bench-results')),
     kitBin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,

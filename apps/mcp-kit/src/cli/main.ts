@@ -1,12 +1,13 @@
 // The yargs CLI: parses flags, runs one command, and turns every failure into a one-line message
-// and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast.
+// and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast; the
+// plainest `inspect` skips yargs altogether (plain-inspect.ts).
 
 import { readFileSync } from 'node:fs'
-import yargs from 'yargs'
-import { commands } from '../commands/index.js'
+import type { Argv } from 'yargs'
 import { CliError, isKitError } from './errors.js'
 import { exitCodes } from './exit-codes.js'
 import { type Io, processIo } from './io.js'
+import { plainInspect } from './plain-inspect.js'
 import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
 
@@ -35,8 +36,22 @@ function skipHelpRendering(parser: unknown): void {
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const inspect = plainInspect(argv)
+  if (inspect !== undefined) {
+    try {
+      const { runInspect } = await import('../commands/inspect/run-inspect.js')
+      return await runInspect(inspect, io)
+    } catch (error) {
+      if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
+      return reportError(error, io, false)
+    }
+  }
+  const [{ default: yargs }, { commands }] = await Promise.all([
+    import('yargs'),
+    import('../commands/index.js'),
+  ])
   const result = { exitCode: exitCodes.ok }
-  const parser = yargs([...argv])
+  const parser: Argv = yargs([...argv])
     .scriptName('mcp-kit')
     .usage('$0 <command> [options]\n\nInspect, call, profile and serve Model Context Protocol servers.')
     .command(commands as never)
