@@ -12,3 +12,15 @@ import * as serve from './serve/command.js'
 import * as watch from './watch/command.js'
 
 export const commands = [inspect, cat, head, tail, put, watch, profile, auth, serve]
+
+/** The commands that take a stdio server as a command line after `--` (`mcp-kit inspect -- node s.js`). */
+export const commandLineCommands = [
+  'inspect',
+  'cat',
+  'head',
+  'tail',
+  'put',
+  'watch',
+  'profile create',
+  'profile version',
+]
