@@ -92,9 +92,8 @@ Example
       const results = await Promise.all(
         batch.map((tool) => runCli(['inspect', '--tool', tool.name, '--', ...everything])),
       )
-      batch.forEach((tool, index) =>
-        views.set(tool.name, results[index] as Awaited<ReturnType<typeof runCli>>),
-      )
+      for (const [index, tool] of batch.entries())
+        views.set(tool.name, results[index] as Awaited<ReturnType<typeof runCli>>)
     }
     for (const tool of tools) {
       const result = views.get(tool.name) as Awaited<ReturnType<typeof runCli>>
