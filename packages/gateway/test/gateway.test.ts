@@ -4,6 +4,7 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { processRunning } from '@mcp-kit/client'
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
@@ -187,6 +188,30 @@ describe('forwarding', () => {
     }
   })
 
+  test("a client's resource subscription is followed upstream; the upstream's updates reach it", async () => {
+    const { url } = await startGateway({
+      upstreams: [{ name: 'fixture', server: nodeServer(fixtureUpstream) }],
+    })
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' })
+    const updates: string[] = []
+    const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri)
+    })
+    await client.connect(new HttpTransportV1(new URL(url)))
+    try {
+      await client.subscribeResource({ uri: 'fixture://greeting' })
+      // The upstream subscription is set up in the background: touch until an update arrives.
+      await eventually(async () => {
+        await client.callTool({ name: 'fixture__touch', arguments: {} })
+        return updates.length > 0
+      })
+      expect(updates[0]).toBe('fixture://greeting')
+    } finally {
+      await client.close()
+    }
+  })
+
   for (const label of ['SDK v1 (2025-11-25)', 'SDK v2 auto (2026-07-28)'] as const) {
     test(`${label}: an upstream's elicitation reaches the client and the answer goes back; the upstream tool runs once`, async () => {
       const markFile = join(temporaryDir(), 'marks')
@@ -229,13 +254,17 @@ describe('faults', () => {
     })
     await client.connect(new HttpTransportV1(new URL(url)))
     try {
-      const firstPid = gateway.upstreams.get('fixture')?.pid
-      const crashed = (await client.callTool({ name: 'fixture__crash', arguments: {} })) as {
-        isError?: boolean
-        content: Array<{ text: string }>
-      }
+      const firstPid = gateway.upstreams.get('fixture')?.pid as number
+      // kill -9 the upstream while a call is running on it.
+      const running = client.callTool({ name: 'fixture__slow', arguments: { ms: 20_000 } }, undefined, {
+        onprogress: () => {
+          if (processRunning(firstPid)) process.kill(firstPid, 'SIGKILL')
+        },
+        resetTimeoutOnProgress: true,
+      }) as Promise<{ isError?: boolean; content: Array<{ text: string }> }>
+      const crashed = await running
       expect(crashed.isError).toBe(true)
-      expect(crashed.content[0]?.text).toMatch(/upstream 'fixture'.*exit/i)
+      expect(crashed.content[0]?.text).toMatch(/upstream 'fixture'.*(exit|SIGKILL|killed)/i)
       // The other upstream is not disturbed.
       expect(text(await client.callTool({ name: 'memory__read_graph', arguments: {} }))).toContain('entities')
       // The dead one restarts (backoff), is listed again, and says so.

@@ -62,6 +62,13 @@ export type { GuardOptions } from './request-guard.js'
 export type { StdioServeOptions } from './stdio.js'
 export { serveStdio } from './stdio.js'
 
+// Shared state for several instances: in memory, or on Redis
+
+export type { RedisStoreOptions } from './store/redis-store.js'
+export { redisStore } from './store/redis-store.js'
+export type { Store } from './store/store.js'
+export { memoryStore } from './store/store.js'
+
 // The bundled demo (what `mcp-kit serve` serves without a module)
 
 export { createDemoRegistry } from './demo.js'

@@ -32,6 +32,7 @@ export function createContext(options) {
     kitVersion: kitManifest.version,
     kitRevision: options.label ?? revisionOf(dirname(kitBin)),
     env,
+    anchorsDirectory,
     anchors: {
       sdkInspect: join(anchorsDirectory, 'sdk-inspect.js'),
       sdkCallLoop: join(anchorsDirectory, 'sdk-call-loop.js'),

@@ -37,6 +37,8 @@ const expectedRows = [
   'scaling-100',
   'gateway-HTTP-p50',
   'gateway-HTTP-p99',
+  'gateway-HTTP-20ms-p50',
+  'gateway-HTTP-20ms-p99',
   'gateway-memory-session',
   'gateway-stdio-p50',
   'gateway-stdio-p99',

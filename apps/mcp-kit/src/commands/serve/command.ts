@@ -67,6 +67,16 @@ export function builder(yargs: Argv) {
       type: 'string',
       describe: 'The endpoint as clients reach it, e.g. behind a proxy (the OAuth resource)',
     })
+    .option('store', {
+      type: 'string',
+      describe:
+        'Share state with other instances of this server: redis://host:port (or $MCP_KIT_STORE); default: in memory',
+    })
+    .option('store-prefix', {
+      type: 'string',
+      describe:
+        'Put before every key and channel in the store, so one Redis serves several deployments (default mcp-kit:)',
+    })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
       type: 'string',
@@ -125,6 +135,10 @@ export function builder(yargs: Argv) {
     .example(
       '$0 serve @github fs=mcp+npx://@modelcontextprotocol/server-filesystem?arg=. --port 3000',
       'a gateway: both servers behind one endpoint, tools named github__… and fs__…',
+    )
+    .example(
+      '$0 serve ./tools.js --port 3000 --store redis://127.0.0.1:6379',
+      'one of several instances behind a load balancer, sharing state on Redis',
     )
     .example(
       '$0 serve --stdio --config ~/.config/Claude/claude_desktop_config.json',

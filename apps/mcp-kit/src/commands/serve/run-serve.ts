@@ -8,6 +8,7 @@ import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
+import { writeDiagnostic } from '../../output/diagnostics.js'
 import { httpOnlyFlags, httpOptions, positiveNumber, type ServeArguments } from './serve-options.js'
 import { splitTargets, startGateway } from './upstreams.js'
 
@@ -77,6 +78,45 @@ async function serveHttp(
 ): Promise<number> {
   const options = httpOptions(args, io, runtimeOptions)
   if (gateway !== undefined) options.health = () => ({ upstreams: gateway.health() })
+  const store = await openStore(args, io)
+  if (store !== undefined) options.store = store
+  try {
+    return await listenAndServe(registry, args, io, graceMs, options, gateway)
+  } finally {
+    await store?.close()
+  }
+}
+
+/** `--store redis://…` (or $MCP_KIT_STORE): state shared with other instances; unreachable is exit 3. */
+async function openStore(args: ServeArguments, io: Io) {
+  const url = args.store ?? (io.env.MCP_KIT_STORE === '' ? undefined : io.env.MCP_KIT_STORE)
+  if (url === undefined || url === 'memory') {
+    if (args.storePrefix !== undefined) throw new CliError('usage', '--store-prefix needs --store redis://…')
+    return undefined
+  }
+  if (!/^rediss?:\/\//.test(url)) {
+    throw new CliError('usage', `--store ${JSON.stringify(url)}: expected redis://host:port or rediss://…`)
+  }
+  const { redisStore } = await import('@mcp-kit/server')
+  try {
+    return await redisStore({
+      url,
+      prefix: args.storePrefix,
+      onError: (error) => writeDiagnostic(io, error.message),
+    })
+  } catch (error) {
+    throw new CliError('connect_failed', (error as Error).message, { cause: error })
+  }
+}
+
+async function listenAndServe(
+  registry: ToolRegistry,
+  args: ServeArguments,
+  io: Io,
+  graceMs: number,
+  options: ReturnType<typeof httpOptions>,
+  gateway: Gateway | undefined,
+): Promise<number> {
   const { startHttpServer } = await import('@mcp-kit/server')
   let running: Awaited<ReturnType<typeof startHttpServer>>
   try {
@@ -105,6 +145,7 @@ async function serveHttp(
     options.stateless ? 'stateless' : undefined,
     options.token === undefined ? undefined : 'bearer token required',
     options.auth === undefined ? undefined : `OAuth tokens from ${options.auth.issuer} required`,
+    options.store === undefined ? undefined : `state shared on ${options.store.kind}`,
   ].filter((note) => note !== undefined)
   io.stderr.write(
     `mcp-kit: serving ${describeServed(args, gateway)} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,

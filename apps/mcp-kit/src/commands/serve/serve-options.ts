@@ -15,6 +15,8 @@ export interface ServeArguments {
   targets?: string[]
   module?: string
   config?: string
+  store?: string
+  storePrefix?: string
   eager?: boolean
   idleStop?: number
   verbose?: boolean
@@ -62,6 +64,8 @@ export const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
   ['maxSessions', '--max-sessions'],
   ['sessionIdle', '--session-idle'],
   ['bodyLimit', '--body-limit'],
+  ['store', '--store'],
+  ['storePrefix', '--store-prefix'],
 ]
 
 export function positiveNumber(value: number | undefined, flag: string): number | undefined {
