@@ -3,7 +3,8 @@
 // `pnpm test` sets for its children), then the section's commands exactly as written. The set-up
 // and demo command must print the README's demo output and no warning; each `$ npx mcp-kit …`
 // example must print what the README shows under it; the test command must be the one .ci/run
-// runs (it is the whole suite, so it is not run again from here).
+// runs (it is the whole suite, so it is not run again from here). Its inputs are the whole
+// repository, not this package, so turbo never caches it (turbo.json).
 //
 // Two things are shared with the machine rather than fresh, to stay fast and offline: pnpm's
 // package store (through XDG_DATA_HOME, which npm does not read; the install still links every
