@@ -25,7 +25,7 @@ export async function resolveForCli(reference: string, io: Io): Promise<Resolved
 }
 
 /** The flags that pick an operation, as the query keys of the same names do. */
-export const operationFlagNames = ['tool', 'resource', 'prompt', 'list'] as const
+const operationFlagNames = ['tool', 'resource', 'prompt', 'list'] as const
 
 /** How a command names its server and operation. */
 export interface TargetArguments {

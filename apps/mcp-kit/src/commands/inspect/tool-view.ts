@@ -151,12 +151,6 @@ function sampleObject(schema: Schema, depth: number): Record<string, unknown> {
   return result
 }
 
-/** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
-export function shellWord(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word
-  return `'${word.replace(/'/g, `'\\''`)}'`
-}
-
 /** The argument words of the example: key=value for the required parameters (or --args JSON). */
 function argumentWords(tool: Tool, operation: Extract<Operation, { kind: 'callTool' }>): string[] {
   const schema = isSchema(tool.inputSchema) ? tool.inputSchema : {}
@@ -183,36 +177,25 @@ export async function toolExample(tool: Tool, resolved: ResolvedReference): Prom
   const words = argumentWords(tool, operation)
   const reference = resolved.reference
   const { describeServer, formatReference, isValidName } = await import('@mcp-kit/profiles')
-  let target: string[]
+  // describeServer shell-quotes each word of a command line: the same is needed here.
+  const commandLine = (args: string[]) => describeServer({ transport: 'stdio', command: 'mcp-kit', args })
   if (reference.type === 'command') {
     const env = Object.entries(reference.query.env).flatMap(([name, value]) => ['--env', `${name}=${value}`])
-    return ['mcp-kit', 'cat', '--tool', tool.name, ...words, ...env]
-      .map(shellWord)
-      .concat('--', describeServer(reference.server))
-      .join(' ')
+    return commandLine(['cat', '--tool', tool.name, ...words, ...env, '--', ...reference.command])
   }
+  // The reference as given, naming the tool and nothing else (the arguments follow as key=value).
+  const call = {
+    query: { ...reference.query, tool: undefined, params: {} },
+    operation: { kind: 'callTool' as const, args: {} },
+  }
+  let target: string
   if (reference.type === 'profile') {
     const name = reference.tool ?? reference.query.tool ?? tool.name
-    const { tool: _, ...query } = reference.query
-    const pathTool = isValidName(name)
-    target = [
-      formatReference({
-        ...reference,
-        ...(pathTool ? { tool: name } : {}),
-        query: { ...query, params: {} },
-        operation: { kind: 'callTool', name, args: {} },
-      }),
-    ]
-  } else {
-    target = [
-      formatReference({
-        ...reference,
-        query: { ...reference.query, params: {} },
-        operation: { kind: 'callTool', name: tool.name, args: {} },
-      }),
-    ]
-  }
-  return ['mcp-kit', 'cat', ...target, ...words].map(shellWord).join(' ')
+    const inPath = isValidName(name) ? { tool: name } : {}
+    target = formatReference({ ...reference, ...inPath, ...call, operation: { ...call.operation, name } })
+  } else
+    target = formatReference({ ...reference, ...call, operation: { ...call.operation, name: tool.name } })
+  return commandLine(['cat', target, ...words])
 }
 
 export function renderTool(document: ToolDocument, style: Style): string {
