@@ -7,24 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { binPath, type CliOptions, records, runCli } from './helpers.js'
+import { binPath, type CliOptions, records, runCliAtHome } from './helpers.js'
 
 let base: string
 let home: string
 let work: string
 
 function cli(args: string[], options: CliOptions = {}) {
-  return runCli(args, {
-    cwd: work,
-    ...options,
-    env: {
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      MCP_KIT_HOME: undefined,
-      APPDATA: undefined,
-      ...options.env,
-    },
-  })
+  return runCliAtHome(home, work, args, options)
 }
 
 beforeEach(() => {

@@ -1,16 +1,7 @@
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ProfileError, parseCommandReference, resolveReference } from '../src/index.js'
-
-function codeOf(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    if (ProfileError.isInstance(error)) return `${error.code}: ${error.message}`
-    throw error
-  }
-  throw new Error('expected a ProfileError')
-}
+import { codeOf } from './code-of.js'
 
 describe('a command line after -- is a stdio server run without a shell', () => {
   it('the words are the program and its arguments, as they are', () => {
