@@ -58,6 +58,24 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   })
 }
 
+/**
+ * Runs the CLI with `home` as HOME and config directory (no MCP_KIT_HOME), in `cwd`: profiles a
+ * test saves land there and nowhere else.
+ */
+export function runCliAtHome(home: string, cwd: string, args: string[], options: CliOptions = {}) {
+  return runCli(args, {
+    cwd,
+    ...options,
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      MCP_KIT_HOME: undefined,
+      APPDATA: undefined,
+      ...options.env,
+    },
+  })
+}
+
 /** NDJSON stdout as values. */
 export function records(stdout: string): unknown[] {
   return stdout

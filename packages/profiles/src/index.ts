@@ -10,7 +10,7 @@ export { ProfileError } from './errors.js'
 
 export { describeServer, formatReference } from './format-reference.js'
 export { assertValidName, isValidName } from './names.js'
-export { launchers, parseReference } from './parse-reference.js'
+export { launchers, parseCommandReference, parseReference } from './parse-reference.js'
 export type { ResolvedProfile, ResolvedReference } from './resolve-reference.js'
 export { resolveReference } from './resolve-reference.js'
 

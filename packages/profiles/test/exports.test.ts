@@ -18,6 +18,7 @@ it('the public API is exactly what we mean to publish', async () => {
     'loadProfileTool',
     'nodeFileSystem',
     'parseClientConfig',
+    'parseCommandReference',
     'parseJsonFile',
     'parseReference',
     'profileNameFor',

@@ -34,6 +34,17 @@ function skipHelpRendering(parser: unknown): void {
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 }
 
+/**
+ * Splits off a server's command line: everything after the first `--`, word for word. yargs
+ * never sees it, so `-- node server.js 007 --help` keeps its strings (no number parsing) and its
+ * options (they are the server's, not ours).
+ */
+export function splitServerCommand(argv: readonly string[]): { own: string[]; serverCommand?: string[] } {
+  const separator = argv.indexOf('--')
+  if (separator === -1) return { own: [...argv] }
+  return { own: argv.slice(0, separator), serverCommand: argv.slice(separator + 1) }
+}
+
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const inspect = plainInspect(argv)
@@ -46,12 +57,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return reportError(error, io, false)
     }
   }
-  const [{ default: yargs }, { commands }] = await Promise.all([
+  const [{ default: yargs }, { commandLineCommands, commands }] = await Promise.all([
     import('yargs'),
     import('../commands/index.js'),
   ])
   const result = { exitCode: exitCodes.ok }
-  const parser: Argv = yargs([...argv])
+  const { own, serverCommand } = splitServerCommand(argv)
+  const parser: Argv = yargs(own)
     .scriptName('mcp-kit')
     .usage('$0 <command> [options]\n\nInspect, call, profile and serve Model Context Protocol servers.')
     .command(commands as never)
@@ -67,13 +79,23 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       'Exit codes: 0 ok, 1 tool or server error, 2 usage or invalid reference/arguments, 3 launch or connect failure, 4 timeout, 5 schema changed, 6 input required, 7 login required, 130 interrupted.',
     )
     .exitProcess(false)
+    .middleware((parsed) => {
+      if (serverCommand === undefined) return
+      const [first, second] = parsed._.map(String)
+      if (!commandLineCommands.includes(first ?? '') && !commandLineCommands.includes(`${first} ${second}`)) {
+        throw new CliError(
+          'usage',
+          `'mcp-kit ${[first, second].filter(Boolean).join(' ')}' takes no command line after --; ${commandLineCommands.map((name) => `'${name}'`).join(', ')} do`,
+        )
+      }
+    })
     // Throwing stops yargs from running the handler after a validation failure.
     .fail((message, error) => {
       throw error ?? new CliError('usage', `${message}\nRun 'mcp-kit --help' for usage.`)
     })
   try {
     skipHelpRendering(parser)
-    await parser.parseAsync([...argv], { io, result })
+    await parser.parseAsync(own, { io, result, serverCommand })
   } catch (error) {
     if ((error as Error)?.name === 'WarmHandoff' && io.warm === undefined) {
       // A profile asks for a keep-alive: the daemon runs the command, from the start.
@@ -81,7 +103,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       return runWarm(argv, io)
     }
     if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
-    return reportError(error, io, argv.includes('--verbose') || argv.includes('-v'))
+    return reportError(error, io, own.includes('--verbose') || own.includes('-v'))
   }
   return result.exitCode
 }

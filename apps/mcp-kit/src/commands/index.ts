@@ -13,3 +13,15 @@ import * as sessions from './sessions/command.js'
 import * as watch from './watch/command.js'
 
 export const commands = [inspect, cat, head, tail, put, watch, profile, auth, serve, sessions]
+
+/** The commands that take a stdio server as a command line after `--` (`mcp-kit inspect -- node s.js`). */
+export const commandLineCommands = [
+  'inspect',
+  'cat',
+  'head',
+  'tail',
+  'put',
+  'watch',
+  'profile create',
+  'profile version',
+]

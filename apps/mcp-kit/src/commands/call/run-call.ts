@@ -20,12 +20,11 @@ import { createStatus, describeProgress, type Status } from '../../output/status
 import { writeJson, writeRecords } from '../../output/write-records.js'
 import { parseJsonArguments, parseKeyValues } from '../../session/call-arguments.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveTarget, type TargetArguments } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
 import { type ArgumentFlags, toolCallArguments } from '../../session/tool-arguments.js'
 
-export interface CallArguments extends ArgumentFlags {
-  reference: string
+export interface CallArguments extends ArgumentFlags, TargetArguments {
   raw?: boolean
   n?: number
   save?: string
@@ -124,7 +123,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
   const count = args.n ?? 10
   if (mode !== 'cat' && (!Number.isInteger(count) || count < 0))
     throw new CliError('usage', `-n must be a whole number (got ${args.n})`)
-  const resolved = await resolveForCli(args.reference, io)
+  const { resolved, text } = await resolveTarget(args, io)
   requireArgumentsAllowed(resolved.operation, args)
   const status = createStatus(io, args.quiet)
   const { describeServer } = await import('@mcp-kit/profiles')
@@ -164,7 +163,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
     }
     if (args.save !== undefined && !outcome.failed) {
       const { saveUsedReference } = await import('../profile/create.js')
-      await saveUsedReference(args.save, resolved, await session.listTools(), args, io, args.reference)
+      await saveUsedReference(args.save, resolved, await session.listTools(), args, io, text)
     }
     if (outcome.failed && !args.quiet) {
       const message = (outcome.records[0]?.error as { message?: string } | undefined)?.message

@@ -29,14 +29,17 @@ export function builder(yargs: Argv) {
   return yargs
     .command(
       'create <name>',
-      'Connect to --from <reference>, and save its launch settings and tool schemas as profile <name>',
+      'Connect to --from <reference> (or the command line after --), and save its launch settings and tool schemas as profile <name>',
       (command: Argv) =>
         command
           .positional('name', { type: 'string', demandOption: true })
+          .usage(
+            '$0 profile create <name> --from <reference>\n$0 profile create <name> -- <program> [args…]\n\nConnect to a server and save its launch settings and tool schemas as a profile',
+          )
           .option('from', {
             type: 'string',
-            demandOption: true,
-            describe: 'The reference to save (mcp+npx://…, mcp+http://…, @other)',
+            describe:
+              'The reference to save (mcp+npx://…, mcp+http://…, @other); or give -- <program> [args…]',
           })
           .option('project', {
             type: 'boolean',
@@ -47,6 +50,10 @@ export function builder(yargs: Argv) {
           .example(
             '$0 profile create everything --from mcp+npx://@modelcontextprotocol/server-everything',
             '',
+          )
+          .example(
+            '$0 profile create mine -- python3 server.py --db ./data',
+            'any stdio server (run from here)',
           ),
       run(
         () => import('./create.js'),
@@ -73,10 +80,9 @@ export function builder(yargs: Argv) {
       ),
     )
     .command(
-      'version <reference>',
-      "Print the hash of a server's tool schemas (a profile or a naked reference)",
-      (command: Argv) =>
-        command.positional('reference', { type: 'string', demandOption: true }).options(connectionFlags),
+      'version [reference]',
+      "Print the hash of a server's tool schemas (a profile, a naked reference, or -- <program> [args…])",
+      (command: Argv) => command.positional('reference', { type: 'string' }).options(connectionFlags),
       run(
         () => import('./compare.js'),
         (module) => module.runProfileVersion,
