@@ -14,7 +14,7 @@ export const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
  * Each test file's own cache directory (era verdicts, discovery caches): test files run in
  * parallel, and one file's remembered verdicts must not change what another file sees.
  */
-const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-kit-test-cache-'))
+export const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-kit-test-cache-'))
 
 export interface CliResult {
   code: number | null

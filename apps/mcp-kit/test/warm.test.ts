@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { processRunning } from '@mcp-kit/client'
 import { fixtureServers, importedModules } from '@mcp-kit/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
-import { binPath, pidFile, records, runCli, startServe, stopStarted } from './helpers.js'
+import { binPath, cacheHome, pidFile, records, runCli, startServe, stopStarted } from './helpers.js'
 
 const basic = fixtureServers.basic
 const echo = (message: string) => `mcp+node://${basic}?tool=echo&message=${message}`
@@ -384,7 +384,10 @@ describe.skipIf(process.platform !== 'linux')('a warm call keeps the per-call se
     const watcher: ChildProcess = spawn(
       process.execPath,
       [binPath, 'watch', `mcp+node://${basic}`, '--keep-alive', '60s', '--env', pids.flag],
-      { env: { ...process.env, ...w.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        env: { ...process.env, XDG_CACHE_HOME: cacheHome, ...w.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     )
     try {
       let stdout = ''
