@@ -3,10 +3,12 @@
 
 import { readFileSync } from 'node:fs'
 import yargs from 'yargs'
+import { shellOf } from '../commands/completion/scripts.js'
 import { commands } from '../commands/index.js'
+import { completeWords, yargsCompleter } from './complete.js'
 import { CliError, isKitError } from './errors.js'
 import { exitCodes } from './exit-codes.js'
-import { type Io, processIo } from './io.js'
+import { type Io, processIo, write } from './io.js'
 import { reportError } from './report-error.js'
 
 function version(): string {
@@ -27,6 +29,8 @@ function skipHelpRendering(parser: unknown): void {
   const usage = internals?.getUsageInstance?.()
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {}
 }
+
+const completionKey = '--get-yargs-completions'
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -51,6 +55,17 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CliError('usage', `${message}\nRun 'mcp-kit --help' for usage.`)
     })
+  if (argv[0] === completionKey) {
+    // The completion scripts' entry point. References, profiles, tools and parameters are ours;
+    // commands, flags and choices are yargs' (not strict: a half-typed line is no usage error).
+    const words = argv.slice(1)
+    const ours = await completeWords(words, io, shellOf(io.env))
+    if (Array.isArray(ours)) {
+      await write(io.stdout, ours.map((line) => `${line}\n`).join(''))
+      return exitCodes.ok
+    }
+    parser.strict(false).completion('__complete', false, yargsCompleter(ours.flagValue))
+  }
   try {
     skipHelpRendering(parser)
     await parser.parseAsync([...argv], { io, result })
