@@ -53,6 +53,9 @@ export function parseInputFlags(args: InputArguments): {
   return { json, strings }
 }
 
+/** Where questions are asked: a prompt and its end (undefined: no terminal to ask on). */
+export type OpenPrompt = () => { ask: Ask; close(): void } | undefined
+
 /** A prompt on the controlling terminal (even when stdin carries data, as for `put`), if there is one. */
 function terminal(io: Io): { ask: Ask; close(): void } | undefined {
   if (!io.stderrIsTTY) return undefined
@@ -105,7 +108,15 @@ async function askField(
   }
 }
 
-export function createInputHandler(args: InputArguments, io: Io): InputHandler {
+/**
+ * `openPrompt` asks on the terminal by default; `mcp-kit shell` asks through its own line editor,
+ * which already reads the terminal.
+ */
+export function createInputHandler(
+  args: InputArguments,
+  io: Io,
+  openPrompt: OpenPrompt = () => terminal(io),
+): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
     const absolute = resolve(io.cwd, path)
@@ -132,7 +143,7 @@ export function createInputHandler(args: InputArguments, io: Io): InputHandler {
     }
     Object.assign(values, coerceArguments(fromStrings, schema))
     const missing = () => [...required].filter((name) => values[name] === undefined)
-    const prompt = missing().length > 0 ? terminal(io) : undefined
+    const prompt = missing().length > 0 ? openPrompt() : undefined
     if (prompt !== undefined) {
       try {
         io.stderr.write(`mcp-kit: the server asks: ${sanitizeLine(request.message)}\n`)
@@ -170,7 +181,7 @@ export function createInputHandler(args: InputArguments, io: Io): InputHandler {
   async function visitUrl(request: ElicitRequestParams & { url?: string }): Promise<ElicitResult> {
     const { ClientError } = await import('@mcp-kit/client')
     const url = sanitizeLine(String(request.url ?? ''))
-    const prompt = terminal(io)
+    const prompt = openPrompt()
     if (prompt === undefined) {
       throw new ClientError(
         'input_required',
