@@ -5,14 +5,12 @@
 // not offered (mcp-kit has no model). Without a terminal, a question the flags cannot answer
 // fails with `input_required` (exit 6) naming the flags that would.
 
-import { openSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
-import { createInterface } from 'node:readline/promises'
-import { ReadStream } from 'node:tty'
 import { pathToFileURL } from 'node:url'
 import type { ElicitRequestParams, ElicitResult, InputHandler } from '@mcp-kit/client'
 import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
+import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
 
 export interface InputArguments {
@@ -56,30 +54,6 @@ export function parseInputFlags(args: InputArguments): {
 /** Where questions are asked: a prompt and its end (undefined: no terminal to ask on). */
 export type OpenPrompt = () => { ask: Ask; close(): void } | undefined
 
-/** A prompt on the controlling terminal (even when stdin carries data, as for `put`), if there is one. */
-function terminal(io: Io): { ask: Ask; close(): void } | undefined {
-  if (!io.stderrIsTTY) return undefined
-  let input: NodeJS.ReadableStream
-  let owned: ReadStream | undefined
-  if ((io.stdin as NodeJS.ReadStream).isTTY) input = io.stdin
-  else {
-    try {
-      owned = new ReadStream(openSync('/dev/tty', 'r'))
-      input = owned
-    } catch {
-      return undefined
-    }
-  }
-  const lines = createInterface({ input, output: io.stderr, terminal: true })
-  return {
-    ask: (question) => lines.question(question, { signal: io.signal }),
-    close: () => {
-      lines.close()
-      owned?.destroy()
-    },
-  }
-}
-
 function describeField(name: string, property: Schema, required: boolean): string {
   const type = typeof property.type === 'string' ? property.type : 'value'
   const choices = Array.isArray(property.enum) ? ` [${property.enum.join('/')}]` : ''
@@ -115,7 +89,7 @@ async function askField(
 export function createInputHandler(
   args: InputArguments,
   io: Io,
-  openPrompt: OpenPrompt = () => terminal(io),
+  openPrompt: OpenPrompt = () => openTerminalPrompt(io),
 ): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
