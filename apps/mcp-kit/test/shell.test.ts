@@ -2,7 +2,7 @@
 // Ctrl-C cancelling a running call, and exit; read from a pipe, it prints the records `cat`
 // prints; its history is kept between sessions; the server it started is gone afterwards.
 
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureServers } from '@mcp-kit/fixtures'
@@ -85,6 +85,54 @@ describe('mcp-kit shell on a terminal (tmux)', () => {
       await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/> echo message="still here"$/m)
       terminal.press('Enter')
       await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/\{"type":"text","text":"still here"\}/)
+    } finally {
+      terminal.close()
+    }
+  })
+
+  it("asks the server's questions in the shell", async () => {
+    const registry = join(directory, 'notes.mjs')
+    writeFileSync(
+      registry,
+      `export default ({ createToolRegistry }) =>
+  createToolRegistry().tool({
+    name: 'delete_note',
+    description: 'Deletes a note after the user confirms',
+    inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    handler: async ({ id }, context) => {
+      const answer = await context.elicit({
+        message: 'Delete note ' + id + '?',
+        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      })
+      return answer.action === 'accept' && answer.content?.confirm === true ? 'deleted ' + id : 'kept ' + id
+    },
+  })
+`,
+    )
+    const reference = `mcp+node://${binPath}?arg=serve&arg=${encodeURIComponent(registry)}&arg=--stdio`
+    const terminal = openTerminal(
+      `${process.execPath} ${binPath} shell '${reference}' --no-history; sleep 60`,
+      {
+        env: { NO_COLOR: '1' },
+      },
+    )
+    try {
+      await expect.poll(terminal.screen, { timeout: 20_000 }).toMatch(/1 tool\. Type help/)
+      terminal.type('delete_note id=n7')
+      terminal.press('Enter')
+      await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/the server asks: Delete note n7\?/)
+      await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/confirm \(boolean, required\)/)
+      terminal.type('true')
+      terminal.press('Enter')
+      await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/Send this answer\?/)
+      terminal.press('Enter')
+      await expect
+        .poll(terminal.screen, { timeout: 10_000 })
+        .toMatch(/^\{"type":"text","text":"deleted n7"\}$/m)
+      // The shell goes on.
+      terminal.type('delete_note id=n8')
+      terminal.press('Enter')
+      await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/Delete note n8\?/)
     } finally {
       terminal.close()
     }

@@ -14,7 +14,7 @@ import { type Io, useColor, writeLine } from '../../cli/io.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
 import { errorRecord, promptRecords, resourceRecords } from '../../output/records.js'
 import { clip, firstLine, sanitizeLine } from '../../output/sanitize.js'
-import { createStatus } from '../../output/status.js'
+import { createStatus, type Status } from '../../output/status.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
 import { argumentCandidates, type Candidate, givenNames, isSafeWord } from '../../session/argument-names.js'
@@ -79,20 +79,20 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   let lines: Interface | undefined
   let running: AbortController | undefined
   // Questions from the server are asked through this shell's own line editor.
-  const input = createInputHandler(args, io, () =>
-    lines && interactive
-      ? {
-          ask: (question) =>
-            new Promise<string>((resolve, reject) => {
-              const signal = running?.signal ?? io.signal
-              if (signal.aborted) return reject(signal.reason)
-              lines?.question(question, { signal }, resolve)
-              signal.addEventListener('abort', () => reject(signal.reason), { once: true })
-            }),
-          close: () => {},
-        }
-      : undefined,
-  )
+  const input = createInputHandler(args, io, () => {
+    if (!lines || !interactive) return undefined
+    status.clear()
+    return {
+      ask: (question) =>
+        new Promise<string>((resolve, reject) => {
+          const signal = running?.signal ?? io.signal
+          if (signal.aborted) return reject(signal.reason)
+          lines?.question(question, { signal }, resolve)
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+        }),
+      close: () => {},
+    }
+  })
   const { describeServer } = await import('@mcp-kit/profiles')
   status.update(`connecting to ${describeServer(resolved.server)}…`)
   let session: Session
@@ -108,10 +108,10 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
       const tools = await session.listTools()
       const style = createStyle(useColor(io, 'stderr'))
       io.stderr.write(
-        `${style.bold(sanitizeLine(session.serverInfo.name))} ${sanitizeLine(session.serverInfo.version ?? '')} — ${tools.length} tools. Type ${style.bold('help')} for commands, Tab to complete, ${style.bold('exit')} to leave.\n`,
+        `${style.bold(sanitizeLine(session.serverInfo.name))} ${sanitizeLine(session.serverInfo.version ?? '')} — ${tools.length} tool${tools.length === 1 ? '' : 's'}. Type ${style.bold('help')} for commands, Tab to complete, ${style.bold('exit')} to leave.\n`,
       )
     }
-    const shell = createShell(resolved, session, args, io)
+    const shell = createShell(resolved, session, args, io, status)
     const history = args.history === false || !interactive ? undefined : historyPath(io.env)
     lines = createInterface({
       input: io.stdin,
@@ -160,9 +160,14 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   }
 }
 
-function createShell(resolved: ResolvedReference, session: Session, args: ShellArguments, io: Io) {
+function createShell(
+  resolved: ResolvedReference,
+  session: Session,
+  args: ShellArguments,
+  io: Io,
+  status: Status,
+) {
   const say = diagnostics(io, args)
-  const status = createStatus(io, args.quiet)
   let resources: Promise<Resource[]> | undefined
   let prompts: Promise<Prompt[]> | undefined
 
