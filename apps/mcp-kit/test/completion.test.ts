@@ -47,6 +47,7 @@ beforeAll(async () => {
     JSON.stringify({
       command: process.execPath,
       args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'started')`],
+      env: { API_TOKEN: '${secret:tripwire/env/API_TOKEN}' },
     }),
   )
   writeFileSync(
@@ -145,6 +146,10 @@ describe('bash completion', () => {
     expect(
       bashComplete(['mcp-kit', 'inspect', '@calc', '--format', ''], 'mcp-kit inspect @calc --format '),
     ).toEqual(['text', 'json'])
+    // The secrets profiles refer to (keys only: a value is never offered).
+    expect(bashComplete(['mcp-kit', 'profile', 'secret', 'set', ''], 'mcp-kit profile secret set ')).toEqual([
+      'tripwire/env/API_TOKEN',
+    ])
     // An enum's values, after bash split the word at `=`.
     expect(
       bashComplete(

@@ -14,7 +14,11 @@ import type { Io } from './io.js'
 type ArgumentNames = typeof import('../session/argument-names.js')
 type Candidate = import('../session/argument-names.js').Candidate
 
-type Slot = { kind: 'reference' } | { kind: 'profile' } | { kind: 'arguments'; reference: string }
+type Slot =
+  | { kind: 'reference' }
+  | { kind: 'profile' }
+  | { kind: 'secret' }
+  | { kind: 'arguments'; reference: string }
 
 const schemes = ['mcp+npx://', 'mcp+uvx://', 'mcp+node://', 'mcp+python://', 'mcp+http://', 'mcp+https://']
 const referenceCommands = new Set(['inspect', 'watch', 'shell'])
@@ -33,6 +37,13 @@ function slotOf(positionals: readonly string[]): Slot | undefined {
     return { kind: 'arguments', reference: positionals[1] as string }
   }
   if (command === 'serve') return { kind: 'reference' }
+  if (
+    command === 'profile' &&
+    sub === 'secret' &&
+    index === 3 &&
+    ['set', 'remove'].includes(positionals[2] ?? '')
+  )
+    return { kind: 'secret' }
   if (index !== 2) return undefined
   if (command === 'auth' && sub !== undefined && ['login', 'status', 'logout'].includes(sub))
     return { kind: 'reference' }
@@ -62,6 +73,22 @@ function profileCatalog(io: Io) {
       return (await listProfiles(options))
         .filter((summary) => summary.active)
         .map((summary) => ({ name: summary.name, scope: summary.scope }))
+    },
+    /** Keys in the secret store and keys profiles refer to (never a value). */
+    async secretKeys(): Promise<string[]> {
+      const { listProfiles, loadProfile, loadProfileDocument, readSecrets, secretKeys } = await import(
+        '@mcp-kit/profiles'
+      )
+      const keys = new Set(Object.keys(await readSecrets({ env: io.env })))
+      for (const summary of await listProfiles(options)) {
+        if (!summary.active) continue
+        try {
+          secretKeys(await loadProfileDocument(await loadProfile(summary.name, options), options), keys)
+        } catch {
+          // A broken profile refers to nothing we can see.
+        }
+      }
+      return [...keys].sort()
     },
     tools(name: string): Promise<SavedTool[]> {
       let found = tools.get(name)
@@ -241,7 +268,12 @@ async function flagReader() {
 async function readLine(words: readonly string[]): Promise<{ positionals: string[]; flag?: string }> {
   const flags = await flagReader()
   const positionals: string[] = []
-  const commandDepth = () => (positionals[0] === 'profile' || positionals[0] === 'auth' ? 2 : 1)
+  const commandDepth = () =>
+    positionals[0] === 'profile' && positionals[1] === 'secret'
+      ? 3
+      : positionals[0] === 'profile' || positionals[0] === 'auth'
+        ? 2
+        : 1
   let pending: string | undefined
   let rest = false
   for (const word of words.slice(1, -1)) {
@@ -294,6 +326,8 @@ export async function completeWords(
         word: `${at}${name}`,
         description: `${scope} profile`,
       }))
+    } else if (slot.kind === 'secret') {
+      candidates = (await catalog.secretKeys()).map((word) => ({ word }))
     } else {
       const earlier = line.positionals.slice(2)
       candidates = await argumentWordCandidates(slot.reference, earlier, current, catalog, names)
