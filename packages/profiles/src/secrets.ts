@@ -46,7 +46,7 @@ function isLiteral(value: string): boolean {
 }
 
 /** The value a literal stands for (`$${` is how a profile writes `${`). */
-function unescape(value: string): string {
+function literalValue(value: string): string {
   return value.replace(/\$\$\{/g, '${')
 }
 
@@ -80,9 +80,9 @@ export function separateSecrets(
   const keep = (where: string, name: string, value: string): string => {
     const base = `${profile}/${where}/${name.replace(/[^A-Za-z0-9._-]/g, '_')}`
     let key = base
-    for (let count = 2; Object.hasOwn(secrets, key) && secrets[key] !== unescape(value); count++)
+    for (let count = 2; Object.hasOwn(secrets, key) && secrets[key] !== literalValue(value); count++)
       key = `${base}-${count}`
-    secrets[key] = unescape(value)
+    secrets[key] = literalValue(value)
     return `\${secret:${key}}`
   }
   const secretValue = (field: string, byName: boolean, value: string) =>
