@@ -2,6 +2,7 @@
 // Ctrl-C cancelling a running call, and exit; read from a pipe, it prints the records `cat`
 // prints; its history is kept between sessions; the server it started is gone afterwards.
 
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -174,6 +175,28 @@ describe('mcp-kit shell from a pipe', () => {
     expect(result.stderr).toMatch(/the tool reported an error: this tool always fails/)
     expect(result.stderr).toMatch(/no command or tool 'nope'/)
     expect(result.code).toBe(2) // `nope`: tool_not_found, a usage error as for cat
+  })
+
+  it('SIGTERM while it waits for the next line: exit 130, the server shut down', async () => {
+    const pids = pidFile()
+    const child = spawn(process.execPath, [binPath, 'shell', basic, '--env', pids.flag], {
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: stateHome },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    try {
+      let stdout = ''
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+      child.stdin.write('add a=1 b=2\n')
+      await expect.poll(() => stdout, { timeout: 20_000 }).toBe('{"sum":3}\n')
+      expect(pids.running().length).toBe(1)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(130)
+      expect(pids.running()).toEqual([])
+    } finally {
+      child.kill('SIGKILL')
+      pids.remove()
+    }
   })
 
   it('takes a server, not an operation', async () => {

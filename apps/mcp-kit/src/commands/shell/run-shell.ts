@@ -77,6 +77,7 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   const say = diagnostics(io, args)
   const status = createStatus(io, args.quiet)
   let lines: Interface | undefined
+  const stopReading = () => lines?.close()
   let running: AbortController | undefined
   // Questions from the server are asked through this shell's own line editor.
   const input = createInputHandler(args, io, () => {
@@ -123,6 +124,8 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
       historySize,
       removeHistoryDuplicates: true,
     })
+    // Interrupted (SIGINT from outside a terminal, SIGTERM): stop reading, whatever comes next.
+    io.signal.addEventListener('abort', stopReading, { once: true })
     lines.on('SIGINT', () => {
       if (running) {
         running.abort(new Error('cancelled by Ctrl-C'))
@@ -145,16 +148,16 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
         running = undefined
       }
       if (next.exitCode !== exitCodes.ok) lastFailure = next.exitCode
-      if (next.leave || io.signal.aborted) {
-        if (io.signal.aborted) lastFailure = exitCodes.interrupted
-        break
-      }
+      if (next.leave || io.signal.aborted) break
       if (interactive) lines.prompt()
     }
     lines.close()
-    if (interactive && !io.signal.aborted) io.stderr.write('\n')
-    return interactive && !io.signal.aborted ? exitCodes.ok : lastFailure
+    if (io.signal.aborted) return exitCodes.interrupted
+    if (!interactive) return lastFailure
+    io.stderr.write('\n')
+    return exitCodes.ok
   } finally {
+    io.signal.removeEventListener('abort', stopReading)
     lines?.close()
     await session.close()
   }
