@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
 import { CliError, isKitError } from './errors.js'
 import { exitCodes } from './exit-codes.js'
-import { type Io, processIo } from './io.js'
+import { type Io, processIo, write } from './io.js'
 import { plainInspect } from './plain-inspect.js'
 import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
@@ -44,6 +44,8 @@ export function splitServerCommand(argv: readonly string[]): { own: string[]; se
   if (separator === -1) return { own: [...argv] }
   return { own: argv.slice(0, separator), serverCommand: argv.slice(separator + 1) }
 }
+
+const completionKey = '--get-yargs-completions'
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -93,6 +95,20 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CliError('usage', `${message}\nRun 'mcp-kit --help' for usage.`)
     })
+  if (argv[0] === completionKey) {
+    // The completion scripts' entry point. References, profiles, tools and parameters are ours;
+    // commands, flags and choices are yargs' (not strict: a half-typed line is no usage error).
+    const [{ shellOf }, { completeWords, yargsCompleter }] = await Promise.all([
+      import('../commands/completion/scripts.js'),
+      import('./complete.js'),
+    ])
+    const ours = await completeWords(argv.slice(1), io, shellOf(io.env))
+    if (Array.isArray(ours)) {
+      await write(io.stdout, ours.map((line) => `${line}\n`).join(''))
+      return exitCodes.ok
+    }
+    parser.strict(false).completion('__complete', false, yargsCompleter(ours.flagValue))
+  }
   try {
     skipHelpRendering(parser)
     await parser.parseAsync(own, { io, result, serverCommand })

@@ -42,7 +42,8 @@ function requireArgumentsAllowed(operation: Operation, args: CallArguments): voi
   }
 }
 
-function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
+/** Prompt arguments are strings on the wire: lists join with commas, other values go as JSON. */
+export function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
   const result: Record<string, string> = {}
   for (const [key, value] of Object.entries(values)) {
     result[key] =
@@ -51,7 +52,7 @@ function stringifyPromptArguments(values: Record<string, unknown>): Record<strin
   return result
 }
 
-interface Outcome {
+export interface Outcome {
   records: Record_[]
   /** Printed as is with --raw. */
   raw?: unknown
@@ -102,22 +103,47 @@ async function runOperation(
     }
     case 'callTool': {
       const { callArguments } = await toolCallArguments(session, operation, resolved, io, args, 'now')
-      status.update(`calling ${operation.name}…`)
-      const result: CallToolResult = await session.callTool(operation.name, callArguments, {
-        onProgress: (progress) => status.update(`${operation.name}: ${describeProgress(progress)}`),
-      })
-      status.clear()
-      if (result.isError) {
-        return {
-          records: [errorRecord({ code: 'tool_error', message: toolErrorMessage(result) })],
-          raw: result,
-          failed: true,
-        }
-      }
-      return { records: toolResultRecords(result), raw: result, failed: false }
+      return callToolOutcome(session, operation.name, callArguments, status)
     }
   }
 }
+
+/** Calls a tool, with its progress on the status line; a tool's own error is a record too. */
+export async function callToolOutcome(
+  session: Session,
+  name: string,
+  callArguments: Record<string, unknown>,
+  status: Status,
+  signal?: AbortSignal,
+): Promise<Outcome> {
+  status.update(`calling ${name}…`)
+  let result: CallToolResult
+  try {
+    result = await session.callTool(name, callArguments, {
+      onProgress: (progress) => status.update(`${name}: ${describeProgress(progress)}`),
+      ...(signal === undefined ? {} : { signal }),
+    })
+  } finally {
+    status.clear()
+  }
+  if (result.isError) {
+    return {
+      records: [errorRecord({ code: 'tool_error', message: toolErrorMessage(result) })],
+      raw: result,
+      failed: true,
+    }
+  }
+  return { records: toolResultRecords(result), raw: result, failed: false }
+}
+
+/** Failures that print a message and no error record: the call never ran (or was interrupted). */
+export const messageOnlyErrors = [
+  'invalid_arguments',
+  'tool_not_found',
+  'usage',
+  'cancelled',
+  'schema_changed',
+]
 
 export async function runCall(args: CallArguments, io: Io, mode: CallMode): Promise<number> {
   const count = args.n ?? 10
@@ -141,11 +167,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
     } catch (error) {
       status.clear()
       // Before the call (bad arguments, unknown tool): a message only. A failed call: a record too.
-      if (
-        !isKitError(error) ||
-        ['invalid_arguments', 'tool_not_found', 'usage', 'cancelled', 'schema_changed'].includes(error.code)
-      )
-        throw error
+      if (!isKitError(error) || messageOnlyErrors.includes(error.code)) throw error
       await writeRecords(io, [errorRecord(error)])
       if (!args.quiet) writeDiagnostic(io, error.message)
       return exitCodeFor(error.code)

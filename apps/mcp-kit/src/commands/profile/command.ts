@@ -23,7 +23,7 @@ const format = {
 
 export const command = 'profile <command>'
 export const describe =
-  'Save servers as profiles, and check them against the live server (create, list, info, version, validate, diff, update, import)'
+  'Save servers as profiles, and check them against the live server (create, list, info, version, validate, diff, update, import, secret)'
 
 export function builder(yargs: Argv) {
   return yargs
@@ -146,6 +146,40 @@ export function builder(yargs: Argv) {
         () => import('./import.js'),
         (module) => module.runProfileImport,
       ),
+    )
+    .command(
+      'secret <command>',
+      'The secret store profiles refer to as ${secret:KEY} (set, list, remove); values are never printed',
+      (command: Argv) =>
+        command
+          .command(
+            'set <key>',
+            'Store a secret: typed without echo on a terminal, or read from stdin',
+            (sub: Argv) => sub.positional('key', { type: 'string', demandOption: true }),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretSet,
+            ),
+          )
+          .command(
+            'list',
+            'The secrets stored and the profiles that use each (keys only)',
+            (sub: Argv) => sub.option('format', format),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretList,
+            ),
+          )
+          .command(
+            'remove <key>',
+            'Forget a secret',
+            (sub: Argv) => sub.positional('key', { type: 'string', demandOption: true }),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretRemove,
+            ),
+          )
+          .demandCommand(1, 'Say which: set, list or remove.'),
     )
     .demandCommand(1, 'Say which profile command to run.')
 }
