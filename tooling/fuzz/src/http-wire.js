@@ -21,6 +21,7 @@ import { connect } from 'node:net'
  * @property {boolean} closed     the server closed the connection
  * @property {boolean} timedOut   neither an answer nor a close within the deadline
  * @property {string | undefined} socketError
+ * @property {boolean} resetWhileSending  the connection failed while we were still writing
  * @property {number} elapsedMs
  */
 
@@ -38,6 +39,7 @@ import { connect } from 'node:net'
 
 const maximumBody = 32 * 1024 * 1024
 const headEnd = Buffer.from('\r\n\r\n')
+const sliceBytes = 64 * 1024
 
 /** Sends one case's bytes and reads the answers. Never rejects. @returns {Promise<Outcome>} */
 export function exchange(options) {
@@ -57,6 +59,8 @@ export function exchange(options) {
     let settled = false
     let closed = false
     let socketError
+    let sending = false
+    let resetWhileSending = false
     const wanted = options.answers ?? 1
     const timers = new Set()
 
@@ -65,7 +69,14 @@ export function exchange(options) {
       settled = true
       for (const timer of timers) clearTimeout(timer)
       socket.destroy()
-      resolve({ answers, closed, timedOut, socketError, elapsedMs: performance.now() - started })
+      resolve({
+        answers,
+        closed,
+        timedOut,
+        socketError,
+        resetWhileSending,
+        elapsedMs: performance.now() - started,
+      })
     }
     const later = (milliseconds, action) => {
       const timer = setTimeout(() => {
@@ -218,6 +229,7 @@ export function exchange(options) {
     })
     socket.on('error', (error) => {
       socketError = /** @type {NodeJS.ErrnoException} */ (error).code ?? error.message
+      if (sending) resetWhileSending = true
     })
     socket.on('close', () => {
       closed = true
@@ -226,13 +238,38 @@ export function exchange(options) {
       current = undefined
       finish()
     })
+    // Large bodies go in slices, each after the last drained, and stop once an answer has begun:
+    // a client that gets an early refusal (413) stops sending, as curl and undici do.
+    const answering = () => current !== undefined || answers.length > 0
+    const writeSlices = async (bytes) => {
+      for (let start = 0; start < bytes.length; start += sliceBytes) {
+        if (settled || socket.destroyed || (start > 0 && answering())) return false
+        if (!socket.write(bytes.subarray(start, start + sliceBytes))) {
+          await new Promise((resolveDrain) => {
+            const done = () => {
+              socket.off('drain', done)
+              socket.off('close', done)
+              resolveDrain(undefined)
+            }
+            socket.once('drain', done)
+            socket.once('close', done)
+          })
+        }
+      }
+      return true
+    }
     socket.once('connect', async () => {
+      sending = true
       for (const chunk of options.chunks) {
         if (settled) return
         if (chunk.delayMs) await new Promise((resolveDelay) => later(chunk.delayMs, resolveDelay))
         if (settled || socket.destroyed) return
-        socket.write(chunk.bytes)
+        if (!(await writeSlices(chunk.bytes))) return
       }
+      // Written means handed to the kernel: a reset can still come for bytes in flight.
+      setImmediate(() => {
+        sending = false
+      })
       if (options.halfClose && !socket.destroyed) socket.end()
     })
   })
@@ -256,14 +293,4 @@ export function sseData(body) {
         .join('\n'),
     )
     .filter((data) => data !== '')
-}
-
-/**
- * The bytes of an HTTP/1.1 request. Header values are written as given (latin1), so a case can
- * put bytes there that a client library would refuse.
- * @param {{ method: string, path: string, headers: [string, string][], body?: Buffer }} request
- */
-export function requestHead({ method, path, headers }) {
-  const lines = [`${method} ${path} HTTP/1.1`, ...headers.map(([name, value]) => `${name}: ${value}`)]
-  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1')
 }

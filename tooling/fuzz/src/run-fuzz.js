@@ -23,6 +23,7 @@ export const fuzzRegistry = fileURLToPath(new URL('./registry.js', import.meta.u
  * @property {number} [timeoutMs]      the hang bound of one exchange (default 5000)
  * @property {string} [outputDirectory]  where failing cases are written
  * @property {(line: string) => void} [log]
+ * @property {(pid: number) => void} [onStart]  told the pid of every server a lane starts
  */
 
 /**
@@ -44,6 +45,8 @@ export const fuzzRegistry = fileURLToPath(new URL('./registry.js', import.meta.u
  * @property {FuzzFinding[]} findings
  * @property {number} restarts
  * @property {number} slowCases      cases that took over a second (not a finding; a hint)
+ * @property {number} resets         connections reset while a case still sent its body (see http-lane.js)
+ * @property {Record<string, Record<string, number>>} answers  HTTP statuses per HTTP lane, results and error codes on stdio
  * @property {number} seconds
  * @property {string[]} failureFiles
  */
@@ -109,8 +112,9 @@ export async function runFuzz(options) {
     const lane = lanes[name]
     const queue = queues[name]
     if (queue.length === 0) return
-    await lane.start()
     try {
+      await lane.start()
+      options.onStart?.(lane.server.pid)
       for (const { index, recipe } of queue) {
         const caseStarted = performance.now()
         let result
@@ -142,6 +146,7 @@ export async function runFuzz(options) {
           restarts += 1
           await lane.stop()
           await lane.start()
+          options.onStart?.(lane.server.pid)
         }
         if (performance.now() - caseStarted > 1000) slowCases += 1
         record(index, recipe, caseFindings, result.sent)
@@ -155,7 +160,9 @@ export async function runFuzz(options) {
       await lane.stop()
     }
   }
-  await Promise.all(Object.keys(lanes).map(runLane))
+  // Every lane ends (and stops its server) before a failure of one is reported.
+  const ended = await Promise.allSettled(Object.keys(lanes).map(runLane))
+  for (const result of ended) if (result.status === 'rejected') throw result.reason
 
   const counts = Object.fromEntries(categories.map((category) => [category, 0]))
   // A case counts once per category, however many of its answers broke the rule.
@@ -175,6 +182,8 @@ export async function runFuzz(options) {
     findings,
     restarts,
     slowCases,
+    resets: lanes.http.resets + lanes.stateless.resets,
+    answers: { http: lanes.http.statuses, stateless: lanes.stateless.statuses, stdio: lanes.stdio.outcomes },
     seconds: (performance.now() - started) / 1000,
     failureFiles,
   }

@@ -17,6 +17,8 @@ function isId(value) {
 }
 
 const idKey = (id) => `${typeof id}:${String(id)}`
+/** How long a starting server may take to answer initialize (a loaded machine starts node slowly). */
+const startTimeoutMs = 20_000
 
 /**
  * What the server owes for one line, read as the server reads it (UTF-8, one trailing CR
@@ -99,6 +101,10 @@ export class StdioLane {
     this.liveCount = 0
     this.stray = []
     this.waiting = undefined
+    /** Ids the last case may still see answered (a refused subscription, a cancelled request). */
+    this.late = new Map()
+    /** Results and error codes of the answers: how much got through, how much was refused. */
+    this.outcomes = {}
   }
 
   async start() {
@@ -108,12 +114,19 @@ export class StdioLane {
       module: this.options.module,
       onLine: (line) => this.onLine(line),
     })
-    const answer = await this.request({
-      jsonrpc: '2.0',
-      id: 'setup-initialize',
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-    })
+    const answer = await this.request(
+      {
+        jsonrpc: '2.0',
+        id: 'setup-initialize',
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'fuzz', version: '1' },
+        },
+      },
+      startTimeoutMs,
+    )
     if (answer === undefined || !('result' in answer))
       throw new Error('the stdio server did not answer initialize')
     await this.server.write(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}\n'))
@@ -136,8 +149,11 @@ export class StdioLane {
     if (stack !== undefined) this.stray.push({ category: 'stack', detail: stack })
     this.stray.push(...checkMessage(message))
     if (!isObject(message) || 'method' in message) return
+    const outcome = 'result' in message ? 'result' : `error ${message.error?.code}`
+    this.outcomes[outcome] = (this.outcomes[outcome] ?? 0) + 1
     const waiting = this.waiting
     if (waiting === undefined) {
+      if (message.id !== null && this.takeLate(idKey(message.id))) return
       this.stray.push({
         category: 'malformed',
         detail: `an answer nobody waits for: id ${JSON.stringify(message.id)}`,
@@ -154,7 +170,9 @@ export class StdioLane {
     } else {
       const key = idKey(message.id)
       const owed = waiting.ids.get(key)
-      if (owed === undefined || owed.count === 0) {
+      if ((owed === undefined || owed.count === 0) && this.takeLate(key)) {
+        // an answer the last case allowed for but did not wait for
+      } else if (owed === undefined || owed.count === 0) {
         this.stray.push({
           category: 'malformed',
           detail: `an answer to id ${JSON.stringify(message.id)}, which no request of this case had`,
@@ -168,12 +186,21 @@ export class StdioLane {
     waiting.check()
   }
 
+  /** True (and one fewer owed) when the last case may still see an answer to this id. */
+  takeLate(key) {
+    const count = this.late.get(key) ?? 0
+    if (count === 0) return false
+    if (count === 1) this.late.delete(key)
+    else this.late.set(key, count - 1)
+    return true
+  }
+
   /** Sends one message and waits for its answer (setup and liveness), or undefined on timeout. */
-  request(message) {
+  request(message, timeoutMs = this.options.timeoutMs) {
     return new Promise((resolve) => {
       const key = idKey(message.id)
       const ids = new Map([[key, { count: 1, got: 0, optional: false, id: message.id }]])
-      const timer = setTimeout(() => done(undefined), this.options.timeoutMs)
+      const timer = setTimeout(() => done(undefined), timeoutMs)
       const done = (value) => {
         clearTimeout(timer)
         this.waiting = undefined
@@ -257,6 +284,11 @@ export class StdioLane {
       })
     }
     this.waiting = undefined
+    this.late = new Map(
+      [...ids]
+        .filter(([, entry]) => entry.optional && entry.count > 0)
+        .map(([key, entry]) => [key, entry.count]),
+    )
     // Subscriptions run until cancelled: end them so the next case starts clean.
     for (const id of listens) {
       await this.server.write(
