@@ -12,6 +12,7 @@ import { measureInspectEverything, measureInspectLocal } from './measurements/in
 import { measureInspectMemory } from './measurements/memory.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
+import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
 import { groups, parseOptions } from './options.js'
 import { failedRow } from './rows.js'
@@ -33,6 +34,7 @@ const measurements = [
   ['memory', 'peak RSS of inspect', measureInspectMemory],
   ['memory', 'memory per idle HTTP session', measureSessionMemory],
   ['scaling', 'put scaling', measureScaling],
+  ['soak', 'soak: mixed load on serve, memory over time', measureSoak],
 ]
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
