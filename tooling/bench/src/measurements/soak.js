@@ -438,6 +438,13 @@ export async function measureSoak(context, options, log) {
       minutes,
       samples.map((sample) => sample.heapKib),
     )
+    // Memory settles for a while after start: the second half's slope says where it is heading.
+    const secondHalf = samples.slice(Math.floor(samples.length / 2))
+    const lateSlope = (field) =>
+      slope(
+        secondHalf.map((sample) => sample.minutes),
+        secondHalf.map((sample) => sample[field]),
+      ).toFixed(0)
     const common = `${samples.length} samples over ${options.soakMinutes} min at ${rate.toFixed(0)} operations/s (${errors} unexpected answers)`
     const rssRow = makeRow({
       id: 'soak-rss-slope',
@@ -445,7 +452,7 @@ export async function measureSoak(context, options, log) {
       name: 'soak: RSS slope of serve',
       unit: 'KiB/min',
       kit: [rssSlope],
-      note: `RSS ${(first.rssKib / 1024).toFixed(1)} → ${(last.rssKib / 1024).toFixed(1)} MiB; ${common}`,
+      note: `RSS ${(first.rssKib / 1024).toFixed(1)} → ${(last.rssKib / 1024).toFixed(1)} MiB, second half ${lateSlope('rssKib')} KiB/min; ${common}`,
     })
     const heapRow = makeRow({
       id: 'soak-heap-slope',
@@ -453,7 +460,7 @@ export async function measureSoak(context, options, log) {
       name: 'soak: live heap slope of serve',
       unit: 'KiB/min',
       kit: [heapSlope],
-      note: `heap after GC ${(first.heapKib / 1024).toFixed(1)} → ${(last.heapKib / 1024).toFixed(1)} MiB; ${common}`,
+      note: `heap after GC ${(first.heapKib / 1024).toFixed(1)} → ${(last.heapKib / 1024).toFixed(1)} MiB, second half ${lateSlope('heapKib')} KiB/min; ${common}`,
     })
     const rateRow = makeRow({
       id: 'soak-rate',
