@@ -45,6 +45,7 @@ export const fuzzRegistry = fileURLToPath(new URL('./registry.js', import.meta.u
  * @property {FuzzFinding[]} findings
  * @property {number} restarts
  * @property {number} slowCases      cases that took over a second (not a finding; a hint)
+ * @property {{ index: number, target: string, kind: string, ms: number }[]} slowest  the first 20 of them
  * @property {number} resets         connections reset while a case still sent its body (see http-lane.js)
  * @property {Record<string, Record<string, number>>} answers  HTTP statuses per HTTP lane, results and error codes on stdio
  * @property {number} seconds
@@ -78,6 +79,7 @@ export async function runFuzz(options) {
   const failureFiles = []
   let restarts = 0
   let slowCases = 0
+  const slowest = []
   let done = 0
   const record = (index, recipe, caseFindings, sent) => {
     if (caseFindings.length === 0) return
@@ -148,7 +150,12 @@ export async function runFuzz(options) {
           await lane.start()
           options.onStart?.(lane.server.pid)
         }
-        if (performance.now() - caseStarted > 1000) slowCases += 1
+        const caseMs = performance.now() - caseStarted
+        if (caseMs > 1000) {
+          slowCases += 1
+          if (slowest.length < 20)
+            slowest.push({ index, target: recipe.target, kind: recipe.kind, ms: Math.round(caseMs) })
+        }
         record(index, recipe, caseFindings, result.sent)
         done += 1
         if (done % 1000 === 0)
@@ -182,6 +189,7 @@ export async function runFuzz(options) {
     findings,
     restarts,
     slowCases,
+    slowest,
     resets: lanes.http.resets + lanes.stateless.resets,
     answers: { http: lanes.http.statuses, stateless: lanes.stateless.statuses, stdio: lanes.stdio.outcomes },
     seconds: (performance.now() - started) / 1000,
