@@ -686,7 +686,7 @@ function headerValue(r, name) {
     'access-control-request-headers': ['mcp-param-region, x-other', 'mcp-param-%, mcp-param-a'],
   }
   return r.weighted([
-    [() => r.pick(pools[name] ?? ['x']), 65],
+    [() => r.pick(Object.hasOwn(pools, name) ? pools[name] : ['x']), 65],
     [() => r.g(fc.string, { unit: 'binary-ascii', maxLength: 30 }).replace(/[\r\n]/g, ''), 20],
     [() => r.g(fc.string, { maxLength: 30 }), 10],
     [() => 'a'.repeat(r.pick([8000, 20_000, 70_000])), 5],

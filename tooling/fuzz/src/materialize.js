@@ -154,7 +154,11 @@ export function modernHeaders(message, accept) {
   if (!isObject(message) || typeof message.method !== 'string') return headers
   headers.push(['mcp-method', message.method])
   const params = isObject(message.params) ? message.params : {}
-  const named = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }[message.method]
+  const named = new Map([
+    ['tools/call', 'name'],
+    ['prompts/get', 'name'],
+    ['resources/read', 'uri'],
+  ]).get(message.method)
   if (named !== undefined && typeof params[named] === 'string') {
     headers.push(['mcp-name', encodeHeaderValue(params[named])])
   }

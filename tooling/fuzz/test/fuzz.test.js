@@ -26,6 +26,11 @@ test('cases are a function of the seed and the index', () => {
   expect(JSON.stringify(caseFor(8, 12))).not.toBe(cases[12])
 })
 
+test('any seed makes cases (a header named `__proto__` once broke the generator)', () => {
+  for (let seed = 0; seed < 1500; seed += 1)
+    expect(caseFor(seed * 7919, seed).target).toMatch(/^(http|stateless|stdio)$/)
+})
+
 test('1,500 cases of a fixed seed: no 5xx, no hang, no crash, nothing malformed or leaked', async () => {
   const pids = []
   const summary = await runFuzz({ seed: 20260728, cases: 1500, onStart: (pid) => pids.push(pid) })
