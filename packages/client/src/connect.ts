@@ -15,8 +15,8 @@ import { HttpStatusError } from './http/streamable-http.js'
 import {
   createSseTransport,
   createStreamableHttpTransport,
+  defaultFetch,
   shouldFallBackToSse,
-  undiciFetch,
 } from './http-transport.js'
 import { answerInput, capabilitiesOf, type InputHandler } from './input.js'
 import { type Negotiated, negotiate, ProbeEndedServer, type ProtocolChoice } from './negotiate.js'
@@ -296,7 +296,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
     } else {
       const headers = { ...server.headers, ...options.headers }
       if (options.bearerToken) headers.Authorization = `Bearer ${options.bearerToken}`
-      const fetch = options.fetch ?? (await undiciFetch())
+      const fetch = options.fetch ?? (await defaultFetch())
       const staticAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
       const auth =
         options.oauth === undefined || staticAuthorization

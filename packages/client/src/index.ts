@@ -50,7 +50,15 @@ export type { ProcessExit, ProcessTransportOptions } from './process-transport.j
 // Stdio processes and their environment
 export { formatBytes, ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export type { CacheHint, CallOptions, ListOptions, Progress, ToolFilter, TransportKind } from './session.js'
+export type {
+  BorrowOptions,
+  CacheHint,
+  CallOptions,
+  ListOptions,
+  Progress,
+  ToolFilter,
+  TransportKind,
+} from './session.js'
 export { describeExit, filterTools, Session } from './session.js'
 export type { TraceEntry, TraceKind } from './trace.js'
 // Traces

@@ -51,6 +51,29 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void
 }
 
+/**
+ * Options of one borrower of a shared session (`Session.borrow`): its own limits, cancellation,
+ * traces and answers to the server's questions. The tools filter stays the session's.
+ */
+export interface BorrowOptions {
+  /** Per-call limit in ms, reset by progress (default: the session's). */
+  callTimeoutMs?: number
+  /** A limit for everything this borrower does, in ms from now (`--max-time`). */
+  totalTimeoutMs?: number
+  /** Aborting cancels this borrower's requests, and only those. */
+  signal?: AbortSignal
+  onTrace?: (entry: TraceEntry) => void
+  redactTraceArguments?: boolean
+  /** Answers 2026-07-28 input rounds of this borrower's requests. */
+  input?: InputHandler
+  onDiagnostic?: (message: string) => void
+  /**
+   * Runs each tools/call, e.g. after waiting for a free call slot of a server that takes one call
+   * at a time; `signal` aborts when the borrower gives up (Ctrl-C, --max-time).
+   */
+  schedule?: <T>(call: () => Promise<T>, signal: AbortSignal) => Promise<T>
+}
+
 export interface SessionOptions {
   callTimeoutMs: number
   /** A deadline for everything the session does (`--max-time`), as an absolute time in ms. */
@@ -62,6 +85,16 @@ export interface SessionOptions {
   /** Answers the server's questions (elicitation, sampling, roots), in both eras. */
   input: InputHandler | undefined
   onDiagnostic: ((message: string) => void) | undefined
+  schedule?: BorrowOptions['schedule']
+}
+
+/** What the borrowers of a session share with it: the server's lists and the watchers of its notifications. */
+interface SharedState {
+  readonly hints: Map<string, CacheHint>
+  tools: Promise<Tool[]> | undefined
+  paramHeaders: ParamHeaderIndex | undefined
+  outputSchemas: Map<string, unknown>
+  readonly watchers: Set<(notification: WatchedNotification) => void>
 }
 
 /** A 2026-07-28 cache hint of a list or discover result. */
@@ -106,15 +139,14 @@ export class Session {
 
   readonly #connection: Connection
   readonly #transport: MessageTransport
+  readonly #details: ConstructorParameters<typeof Session>[2]
   readonly #options: SessionOptions
   readonly #stopWatching: () => void
-  readonly #hints = new Map<string, CacheHint>()
+  readonly #shared: SharedState
+  /** A borrower's own cancellation (undefined for the session itself, which cancels everything). */
+  readonly #borrowed: AbortController | undefined
   #stopReason: ClientError | undefined
-  #tools: Promise<Tool[]> | undefined
-  #paramHeaders: ParamHeaderIndex | undefined
-  #outputSchemas = new Map<string, unknown>()
   #closing: Promise<void> | undefined
-  readonly #watchers = new Set<(notification: WatchedNotification) => void>()
 
   constructor(
     connection: Connection,
@@ -126,10 +158,20 @@ export class Session {
       closed: Promise<void>
     },
     options: SessionOptions,
+    shared?: SharedState,
   ) {
     this.#connection = connection
     this.#transport = transport
     this.#options = options
+    this.#borrowed = shared === undefined ? undefined : new AbortController()
+    this.#shared = shared ?? {
+      hints: new Map(),
+      tools: undefined,
+      paramHeaders: undefined,
+      outputSchemas: new Map(),
+      watchers: new Set(),
+    }
+    this.#details = details
     this.server = details.server
     this.transportKind = details.transportKind
     this.era = details.negotiated.era
@@ -137,22 +179,50 @@ export class Session {
     this.serverInfo = details.negotiated.serverInfo
     this.capabilities = details.negotiated.capabilities ?? {}
     this.instructions = details.negotiated.instructions
-    if (details.negotiated.cacheHint) this.#hints.set('server/discover', details.negotiated.cacheHint)
+    if (details.negotiated.cacheHint && shared === undefined)
+      this.#shared.hints.set('server/discover', details.negotiated.cacheHint)
     this.closed = details.closed
-    connection.closeReason = () => this.#lostConnection()
+    if (shared === undefined) connection.closeReason = () => this.#lostConnection()
     this.#stopWatching = this.#watchLimits()
+  }
+
+  /**
+   * A view of this session for one of several users of its connection (mcp-kit's warm sessions):
+   * the same server and cached lists, with its own limits, cancellation, traces and question
+   * handler. Its limits and its `close()` cancel only its own requests; closing it leaves the
+   * session open. Requests of different borrowers run side by side.
+   */
+  borrow(options: BorrowOptions = {}): Session {
+    const base = this.#options
+    return new Session(
+      this.#connection,
+      this.#transport,
+      this.#details,
+      {
+        callTimeoutMs: options.callTimeoutMs ?? base.callTimeoutMs,
+        deadline: options.totalTimeoutMs === undefined ? undefined : Date.now() + options.totalTimeoutMs,
+        signal: options.signal,
+        toolFilter: base.toolFilter,
+        onTrace: options.onTrace,
+        redactTraceArguments: options.redactTraceArguments ?? false,
+        input: options.input,
+        onDiagnostic: options.onDiagnostic,
+        schedule: options.schedule,
+      },
+      this.#shared,
+    )
   }
 
   /** The 2026-07-28 cache hints seen so far, by method (`server/discover`, `tools/list`, …). */
   get cacheHints(): ReadonlyMap<string, CacheHint> {
-    return this.#hints
+    return this.#shared.hints
   }
 
   /** Hands a server notification to the session (connect() routes them here). */
   receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === 'notifications/tools/list_changed') this.invalidateTools()
     if (!watchedMethods.has(method)) return
-    for (const watcher of this.#watchers) watcher({ method, params })
+    for (const watcher of this.#shared.watchers) watcher({ method, params })
   }
 
   /**
@@ -166,8 +236,8 @@ export class Session {
   ): Promise<void> {
     const lists = options.lists ?? true
     const resources = [...(options.resources ?? [])]
-    const signal = options.signal ?? this.#options.signal ?? neverAborted
-    this.#watchers.add(onNotification)
+    const signal = this.#withOwn(options.signal ?? this.#options.signal) ?? neverAborted
+    this.#shared.watchers.add(onNotification)
     try {
       if (this.era === 'modern') {
         const notifications: Record<string, unknown> = {}
@@ -200,13 +270,14 @@ export class Session {
         void this.closed.then(resolve)
       })
     } finally {
-      this.#watchers.delete(onNotification)
+      this.#shared.watchers.delete(onNotification)
     }
   }
 
   /** Cancels every call in flight with `reason` (e.g. a question nobody could answer). */
   failPending(reason: ClientError): void {
-    this.#connection.cancelAll(reason)
+    if (this.#borrowed) this.#borrowed.abort(reason)
+    else this.#connection.cancelAll(reason)
   }
 
   /** The server's process, for stdio sessions (pid, exit status, stderr tail). */
@@ -216,8 +287,8 @@ export class Session {
 
   /** Forgets the cached tools list (also done on notifications/tools/list_changed). */
   invalidateTools(): void {
-    this.#tools = undefined
-    this.#paramHeaders = undefined
+    this.#shared.tools = undefined
+    this.#shared.paramHeaders = undefined
   }
 
   /** True when calls mirror x-mcp-header arguments into Mcp-Param headers (2026 over HTTP). */
@@ -228,7 +299,8 @@ export class Session {
   /** All tools (every page), fetched once per session and filtered by the session's tools filter. */
   listTools(): Promise<Tool[]> {
     if (this.#options.toolFilter !== null && this.#options.toolFilter.length === 0) return Promise.resolve([])
-    if (!this.#tools) {
+    const shared = this.#shared
+    if (!shared.tools) {
       const pending = this.#listAll<Tool>('tools/list', 'tools').then(async (listed) => {
         for (const tool of listed) {
           if (typeof tool?.name !== 'string')
@@ -242,19 +314,19 @@ export class Session {
             this.#options.onDiagnostic?.(`tools/list: leaving out tool '${name}': ${problem}`)
           }
           tools = listed.filter((tool) => !index.invalid.has(tool.name))
-          this.#paramHeaders = index
+          shared.paramHeaders = index
         }
-        this.#outputSchemas = new Map(
+        shared.outputSchemas = new Map(
           tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, tool.outputSchema]),
         )
         return filterTools(tools, this.#options.toolFilter)
       })
       pending.catch(() => {
-        if (this.#tools === pending) this.#tools = undefined
+        if (shared.tools === pending) shared.tools = undefined
       })
-      this.#tools = pending
+      shared.tools = pending
     }
-    return this.#tools
+    return shared.tools
   }
 
   /** One tool by name from the cached list, or undefined. */
@@ -297,7 +369,12 @@ export class Session {
       args,
       async () => {
         const what = `tools/call '${name}'`
-        const result = requireArray(await this.#callTool(what, name, args, options), 'content', what)
+        const schedule = this.#options.schedule
+        const call = () => this.#callTool(what, name, args, options)
+        const answer = schedule
+          ? await schedule(call, this.#withOwn(options.signal) ?? neverAborted)
+          : await call()
+        const result = requireArray(answer, 'content', what)
         await this.#checkOutput(name, result as CallToolResult, what)
         return result as CallToolResult
       },
@@ -341,6 +418,13 @@ export class Session {
 
   /** Closes the session; for stdio, shuts the server down (stdin EOF, SIGTERM, SIGKILL to its group). */
   close(): Promise<void> {
+    if (this.#borrowed) {
+      this.#closing ??= Promise.resolve().then(() => {
+        this.#stopWatching()
+        this.#borrowed?.abort(new ClientError('cancelled', 'the session was closed'))
+      })
+      return this.#closing
+    }
     this.#closing ??= (async () => {
       this.#stopWatching()
       // An HTTP session is ended on the server too (DELETE), so it does not linger until it expires.
@@ -361,7 +445,8 @@ export class Session {
   #watchLimits(): () => void {
     const stop = (reason: ClientError) => {
       this.#stopReason ??= reason
-      this.#connection.cancelAll(reason)
+      if (this.#borrowed) this.#borrowed.abort(reason)
+      else this.#connection.cancelAll(reason)
     }
     const signal = this.#options.signal
     const onAbort = () => stop(new ClientError('cancelled', 'cancelled'))
@@ -397,7 +482,7 @@ export class Session {
         method,
       )
       if (count === 0 && typeof result.ttlMs === 'number') {
-        this.#hints.set(method, {
+        this.#shared.hints.set(method, {
           ttlMs: result.ttlMs,
           scope: typeof result.cacheScope === 'string' ? result.cacheScope : 'private',
         })
@@ -426,7 +511,7 @@ export class Session {
     if (!this.#mirrorsHeaders) return this.#rounds(what, 'tools/call', { name, arguments: args }, options)
     for (let attempt = 1; ; attempt++) {
       await this.listTools().catch(() => {})
-      const headers = this.#paramHeaders?.headersFor(name, args)
+      const headers = this.#shared.paramHeaders?.headersFor(name, args)
       try {
         return await this.#rounds(what, 'tools/call', { name, arguments: args }, options, headers)
       } catch (error) {
@@ -451,7 +536,7 @@ export class Session {
       params,
       (round) => this.#request(what, method, round, options, headers),
       this.#options.input,
-      options.signal ?? this.#options.signal ?? neverAborted,
+      this.#withOwn(options.signal ?? this.#options.signal) ?? neverAborted,
     )
   }
 
@@ -469,7 +554,7 @@ export class Session {
       return await this.#connection.request(method, params, {
         timeoutMs,
         onProgress: options.onProgress,
-        signal: options.signal,
+        signal: this.#withOwn(options.signal),
         headers,
       })
     } catch (error) {
@@ -485,7 +570,7 @@ export class Session {
   }
 
   async #checkOutput(name: string, result: CallToolResult, what: string): Promise<void> {
-    const schema = this.#outputSchemas.get(name)
+    const schema = this.#shared.outputSchemas.get(name)
     if (schema === undefined || result.isError) return
     if (!isObject(result.structuredContent)) {
       throw new ClientError(
@@ -548,6 +633,13 @@ export class Session {
       onTrace(entry(false, { code: failure.code, message: failure.message }))
       throw error
     }
+  }
+
+  /** A borrower's requests also end with its own cancellation (one signal for the connection to watch). */
+  #withOwn(signal: AbortSignal | undefined): AbortSignal | undefined {
+    const own = this.#borrowed?.signal
+    if (own === undefined) return signal
+    return signal === undefined ? own : AbortSignal.any([signal, own])
   }
 
   /** Why the connection went away: we closed it, or the server exited (with its last words). */

@@ -15,6 +15,8 @@ export interface ImportedServer {
   /** The name as the config file has it. */
   sourceName: string
   meta: ProfileMeta
+  /** The config's entry as written (extra keys included); not enumerable, so copies stay small. */
+  readonly entry?: Readonly<Record<string, unknown>>
 }
 
 export interface ClientConfig {
@@ -150,7 +152,9 @@ export function parseClientConfig(text: string, file: string, options: { cwd?: s
         continue
       }
       taken.add(name)
-      config.servers.push({ name, sourceName, meta })
+      const server: ImportedServer = { name, sourceName, meta }
+      Object.defineProperty(server, 'entry', { value: entry, enumerable: false })
+      config.servers.push(server)
     }
   }
   return config

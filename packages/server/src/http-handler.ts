@@ -44,6 +44,8 @@ export interface HttpHandlerOptions
   path?: string
   /** Extra fields for the `/healthz` answer (a gateway reports its upstreams). */
   health?: () => Record<string, unknown>
+  /** False while the server cannot serve (its store is away): /healthz answers 503. */
+  ready?: () => boolean
   /** No sessions: every POST is served by a fresh protocol server; GET and DELETE answer 405. */
   stateless?: boolean
   /** Live sessions allowed at once; initialize beyond it gets 503 with Retry-After (default 1000). */
@@ -271,8 +273,14 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         if (serveMetadata(request, response, pathname)) return
       }
       if (pathname === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
-        const body = JSON.stringify({ status: 'ok', ...options.health?.() })
-        response.writeHead(200, ['content-type', 'application/json', 'content-length', String(body.length)])
+        const ready = options.ready?.() ?? true
+        const body = JSON.stringify({ status: ready ? 'ok' : 'unavailable', ...options.health?.() })
+        response.writeHead(ready ? 200 : 503, [
+          'content-type',
+          'application/json',
+          'content-length',
+          String(body.length),
+        ])
         response.end(request.method === 'HEAD' ? undefined : body)
         return
       }

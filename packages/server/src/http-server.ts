@@ -16,8 +16,16 @@ import {
 } from './http-handler.js'
 import { connectionCapFor, readOpenFileLimit } from './open-file-limit.js'
 import type { ToolRegistry } from './registry.js'
+import { sharedChangeFeed, sharedStateKey } from './store/shared-state.js'
+import type { Store } from './store/store.js'
 
 export interface HttpServerOptions extends HttpHandlerOptions {
+  /**
+   * Where state shared by every instance lives (memoryStore, redisStore): the requestState key
+   * and change notifications for subscriptions/listen; /healthz answers 503 while it is away.
+   * The caller opens and closes it.
+   */
+  store?: Store
   /** Address to bind (default 127.0.0.1). Binding elsewhere does not disable Host checks: add names with `allowedHosts`. */
   host?: string
   /** Port (default 0: any free port; the real one is in `url` and `port`). */
@@ -89,7 +97,20 @@ export async function startHttpServer(
       : new Promise<OAuthResource>((resolve) => {
           settleOAuth = resolve
         })
-  const handler = createHttpHandler(registry, { ...options, allowedHosts, oauth })
+  // With a store, every instance signs requestState with one key and hears every instance's changes.
+  const store = options.store
+  const feed = store === undefined ? undefined : await sharedChangeFeed(store, registry, options.onError)
+  const shared =
+    store === undefined
+      ? {}
+      : { stateKey: options.stateKey ?? (await sharedStateKey(store)), changes: options.changes ?? feed }
+  const handler = createHttpHandler(registry, {
+    ...options,
+    ...shared,
+    ready: options.ready ?? (store === undefined ? undefined : () => store.ready()),
+    allowedHosts,
+    oauth,
+  })
   const headersTimeout = options.headersTimeoutMs ?? 10_000
   const requestTimeout =
     options.requestTimeoutMs ?? headersTimeout + (options.bodyTimeoutMs ?? defaultBodyTimeoutMs) + 1000
@@ -115,6 +136,7 @@ export async function startHttpServer(
   }).catch((error: unknown) => {
     guard.dispose()
     void handler.close({ graceMs: 0 })
+    void feed?.close()
     throw error
   })
   server.on('error', (error) => options.onError?.(error))
@@ -153,6 +175,7 @@ export async function startHttpServer(
         timer.unref()
         await stopped
         clearTimeout(timer)
+        await feed?.close()
       })()
       return closed
     },

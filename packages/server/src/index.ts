@@ -29,6 +29,7 @@ export type {
   AuthInfo,
   ElicitationRequest,
   HandlerContext,
+  InputRequest,
   LoggingLevel,
   SamplingRequest,
   SamplingResult,
@@ -60,6 +61,13 @@ export { createProtocolServer, ProtocolServer } from './protocol/server.js'
 export type { GuardOptions } from './request-guard.js'
 export type { StdioServeOptions } from './stdio.js'
 export { serveStdio } from './stdio.js'
+
+// Shared state for several instances: in memory, or on Redis
+
+export type { RedisStoreOptions } from './store/redis-store.js'
+export { redisStore } from './store/redis-store.js'
+export type { Store } from './store/store.js'
+export { memoryStore } from './store/store.js'
 
 // The bundled demo (what `mcp-kit serve` serves without a module)
 

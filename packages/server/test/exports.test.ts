@@ -14,6 +14,8 @@ test('the public runtime exports are exactly these', () => {
     'createRuntime',
     'createToolRegistry',
     'isToolRegistry',
+    'memoryStore',
+    'redisStore',
     'serveStdio',
     'startHttpServer',
   ])

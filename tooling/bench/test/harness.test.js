@@ -19,7 +19,9 @@ const expectedRows = [
   'inspect-basic',
   'everything-inspector',
   'everything-sdk',
+  'everything-sdk-first-run',
   'everything-sdk-vs-inspector',
+  'inspect-2026-sdk-v2',
   'put-demo',
   'put-basic',
   'http-sdk',
@@ -32,14 +34,30 @@ const expectedRows = [
   'memory-inspect-demo',
   'memory-inspect-everything',
   'memory-session',
+  'http-2026-throughput',
+  'http-2026-latency-p50',
+  'http-2026-latency-p99',
+  'http-2026-peak-rss',
+  'memory-2026-in-flight',
   'scaling-10',
   'scaling-50',
   'scaling-100',
+  'gateway-HTTP-p50',
+  'gateway-HTTP-p99',
+  'gateway-HTTP-20ms-p50',
+  'gateway-HTTP-20ms-p99',
+  'gateway-memory-session',
+  'gateway-stdio-p50',
+  'gateway-stdio-p99',
+  'gateway-memory-upstream',
+  'warm-node',
+  'warm-mcpc',
+  'warm-cold',
 ]
 
-/** Command lines of live processes running one of the bench's anchors. */
+/** Command lines of live processes running one of the bench's anchors or servers. */
 function anchorProcesses() {
-  const anchors = join(packageDirectory, 'anchors')
+  const directories = ['anchors', 'servers'].map((name) => join(packageDirectory, name))
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map((pid) => {
@@ -49,7 +67,7 @@ function anchorProcesses() {
         return ''
       }
     })
-    .filter((commandLine) => commandLine.includes(anchors))
+    .filter((commandLine) => directories.some((directory) => commandLine.includes(directory)))
 }
 
 test('one smoke run measures every row and writes well-formed results', async () => {

@@ -17,6 +17,7 @@ const published = [
   'packages/schema',
   'packages/client',
   'packages/server',
+  'packages/gateway',
   'apps/mcp-kit',
 ]
 
@@ -45,8 +46,8 @@ afterAll(async () => {
 })
 
 describe('the packed packages', () => {
-  it('are five tarballs whose manifests have no workspace: or catalog: leftovers', async () => {
-    expect(tarballs).toHaveLength(5)
+  it('are six tarballs whose manifests have no workspace: or catalog: leftovers', async () => {
+    expect(tarballs).toHaveLength(6)
     for (const tarball of tarballs) {
       const { stdout } = await run('tar', ['-xOzf', tarball, 'package/package.json'])
       expect(stdout, tarball).not.toMatch(/workspace:|catalog:/)
@@ -78,6 +79,7 @@ describe('the packed packages', () => {
         '@mcp-kit/schema': ['hashTools', 'diffTools', 'coerceArguments', 'validateArguments'],
         '@mcp-kit/client': ['connect', 'ClientError'],
         '@mcp-kit/server': ['createToolRegistry'],
+        '@mcp-kit/gateway': ['createGateway', 'readGatewayConfig'],
       }
       for (const [name, exports] of Object.entries(checks)) {
         const module = await import(name)
@@ -88,7 +90,7 @@ describe('the packed packages', () => {
       console.log('ok')`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
-    for (const name of ['profiles', 'schema', 'client', 'server']) {
+    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway']) {
       const { stdout: types } = await run('ls', [
         join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
       ])

@@ -1,18 +1,24 @@
 // The yargs CLI: parses flags, runs one command, and turns every failure into a one-line message
-// and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast.
+// and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast; the
+// plainest `inspect` skips yargs altogether (plain-inspect.ts).
 
 import { readFileSync } from 'node:fs'
-import yargs from 'yargs'
-import { commands } from '../commands/index.js'
+import type { Argv } from 'yargs'
 import { CliError, isKitError } from './errors.js'
 import { exitCodes } from './exit-codes.js'
 import { type Io, processIo } from './io.js'
+import { plainInspect } from './plain-inspect.js'
+import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
 
+let knownVersion: string | undefined
+
 function version(): string {
-  return (
+  // Read once: the warm-session daemon runs many commands in one process.
+  knownVersion ??= (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version
+  return knownVersion
 }
 
 /**
@@ -30,8 +36,22 @@ function skipHelpRendering(parser: unknown): void {
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const inspect = plainInspect(argv)
+  if (inspect !== undefined) {
+    try {
+      const { runInspect } = await import('../commands/inspect/run-inspect.js')
+      return await runInspect(inspect, io)
+    } catch (error) {
+      if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
+      return reportError(error, io, false)
+    }
+  }
+  const [{ default: yargs }, { commands }] = await Promise.all([
+    import('yargs'),
+    import('../commands/index.js'),
+  ])
   const result = { exitCode: exitCodes.ok }
-  const parser = yargs([...argv])
+  const parser: Argv = yargs([...argv])
     .scriptName('mcp-kit')
     .usage('$0 <command> [options]\n\nInspect, call, profile and serve Model Context Protocol servers.')
     .command(commands as never)
@@ -55,6 +75,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     skipHelpRendering(parser)
     await parser.parseAsync([...argv], { io, result })
   } catch (error) {
+    if ((error as Error)?.name === 'WarmHandoff' && io.warm === undefined) {
+      // A profile asks for a keep-alive: the daemon runs the command, from the start.
+      const { runWarm } = await import('../warm/warm-client.js')
+      return runWarm(argv, io)
+    }
     if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
     return reportError(error, io, argv.includes('--verbose') || argv.includes('-v'))
   }
@@ -63,20 +88,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
 /** The process entry: wires signals (Ctrl-C ends the command after cleaning up its server) and exits. */
 export async function main(argv: readonly string[]): Promise<void> {
-  const controller = new AbortController()
-  let interrupted = false
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(exitCodes.interrupted) // second Ctrl-C: stop waiting
-    interrupted = true
-    controller.abort(new Error(`interrupted by ${signal}`))
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // A closed pipe (`mcp-kit cat … | head -1`) is not an error worth a message.
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-  })
-  const code = await run(argv, processIo(controller.signal))
+  const code = await run(argv, processIo(interruptSignal()))
   // The command decides: an interrupted call reports 130 itself; `serve` shuts down cleanly and exits 0.
   process.exitCode = code
 }

@@ -9,6 +9,7 @@ import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
 import * as serve from './serve/command.js'
+import * as sessions from './sessions/command.js'
 import * as watch from './watch/command.js'
 
-export const commands = [inspect, cat, head, tail, put, watch, profile, auth, serve]
+export const commands = [inspect, cat, head, tail, put, watch, profile, auth, serve, sessions]

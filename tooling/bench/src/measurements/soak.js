@@ -2,19 +2,20 @@
 // 2026-07-28 stateless calls, lists and reads; 2025 sessions opened, used and deleted, and calls
 // in long-lived ones; GET streams and subscriptions opened and dropped; and a share of invalid
 // requests — while its memory is sampled every few seconds after a warm-up: RSS from /proc, and
-// the live heap after a forced collection (memory-sampler.js). The rows are the least-squares
+// the live heap after forced collections (memory-probe.js, as for the memory-2026 row). The rows are the least-squares
 // slopes in KiB per minute (goal: flat) with the first and last samples; every sample is in
 // latest.json. Any answer other than the one expected counts as an error and fails the row.
 
-import { readFileSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { startHttpServer } from '../http-server-process.js'
 import { makeRow } from '../rows.js'
 import { readMemoryKib } from '../run-process.js'
+import { probeMemory } from './modern.js'
 
-const sampler = pathToFileURL(join(import.meta.dirname, '..', 'memory-sampler.js')).href
+const memoryProbe = fileURLToPath(new URL('../memory-probe.js', import.meta.url))
 const accept = 'application/json, text/event-stream'
 const modernVersion = '2026-07-28'
 const legacyVersion = '2025-11-25'
@@ -347,7 +348,7 @@ export async function measureSoak(context, options, log) {
   const server = await startHttpServer({
     label: 'mcp-kit serve (soak)',
     command: context.node,
-    args: ['--expose-gc', '--import', sampler, context.kitBin, 'serve', '--port', '0'],
+    args: ['--expose-gc', '--import', memoryProbe, context.kitBin, 'serve', '--port', '0'],
     env: { ...context.env, MCP_KIT_BENCH_MEMORY_FILE: memoryFile },
   })
   const clients = Array.from({ length: options.soakClients }, () => createClient(server.url))
@@ -397,9 +398,7 @@ export async function measureSoak(context, options, log) {
       const wait = nextSample - performance.now()
       if (wait > 0) await sleep(wait)
       const minutes = (performance.now() - measuredFrom) / 60_000
-      const before = readLines(memoryFile).length
-      process.kill(server.pid, 'SIGUSR2')
-      const heap = await waitForLine(memoryFile, before)
+      const heap = await probeMemory(server.pid, memoryFile)
       const rssKib = readMemoryKib(server.pid, 'VmRSS')
       if (rssKib === undefined) throw new Error('the server is gone')
       samples.push({
@@ -476,22 +475,4 @@ export async function measureSoak(context, options, log) {
     await server.stop()
     rmSync(memoryFile, { force: true })
   }
-}
-
-function readLines(file) {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean)
-  } catch {
-    return []
-  }
-}
-
-/** The sampler's next line after `count` lines (it writes one per SIGUSR2). */
-async function waitForLine(file, count) {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const lines = readLines(file)
-    if (lines.length > count) return JSON.parse(lines[lines.length - 1])
-    await sleep(10)
-  }
-  throw new Error('the memory sampler did not answer within 5 s')
 }

@@ -1,19 +1,36 @@
-// `mcp-kit serve [module]` — serve a ToolRegistry module (or the bundled demo) over stdio or
-// Streamable HTTP. Only flags live here; the server code loads when the command runs.
+// `mcp-kit serve [targets..]` — serve a ToolRegistry module (or the bundled demo) over stdio or
+// Streamable HTTP, and/or other MCP servers behind it as a gateway. Only flags live here; the
+// server code loads when the command runs.
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
 import type { ServeArguments } from './run-serve.js'
 
-export const command = 'serve [module]'
+export const command = 'serve [targets..]'
 export const describe =
-  'Serve a ToolRegistry module (default: the bundled demo) over stdio or Streamable HTTP'
+  'Serve a ToolRegistry module (default: the bundled demo) and/or other MCP servers (a gateway) over stdio or Streamable HTTP'
 
 export function builder(yargs: Argv) {
   return yargs
-    .positional('module', {
+    .positional('targets', {
       type: 'string',
-      describe: 'ES module whose default export is a registry (or a function returning one)',
+      array: true,
+      describe:
+        'An ES module whose default export is a registry, and/or servers to offer behind this one: @profile, mcp+…:// references, name=<reference>',
+    })
+    .option('config', {
+      type: 'string',
+      describe: "Serve the servers of a desktop client's config file (mcpServers, or VS Code's servers)",
+    })
+    .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
+    .option('idle-stop', {
+      type: 'number',
+      describe: 'Stop an upstream server after this many seconds without calls (it restarts on use)',
+    })
+    .option('verbose', {
+      alias: 'v',
+      type: 'boolean',
+      describe: 'Report upstream starts, lists and log messages on stderr',
     })
     .option('stdio', { type: 'boolean', describe: 'Serve over stdin/stdout (the default without --port)' })
     .option('port', {
@@ -49,6 +66,16 @@ export function builder(yargs: Argv) {
     .option('public-url', {
       type: 'string',
       describe: 'The endpoint as clients reach it, e.g. behind a proxy (the OAuth resource)',
+    })
+    .option('store', {
+      type: 'string',
+      describe:
+        'Share state with other instances of this server: redis://host:port (or $MCP_KIT_STORE); default: in memory',
+    })
+    .option('store-prefix', {
+      type: 'string',
+      describe:
+        'Put before every key and channel in the store, so one Redis serves several deployments (default mcp-kit:)',
     })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
@@ -105,6 +132,18 @@ export function builder(yargs: Argv) {
     .conflicts('token-file', 'auth-issuer')
     .example('$0 serve --stdio', 'the demo registry over stdio')
     .example('$0 serve ./tools.js --port 3000', 'your registry at http://127.0.0.1:3000/mcp')
+    .example(
+      '$0 serve @github fs=mcp+npx://@modelcontextprotocol/server-filesystem?arg=. --port 3000',
+      'a gateway: both servers behind one endpoint, tools named github__… and fs__…',
+    )
+    .example(
+      '$0 serve ./tools.js --port 3000 --store redis://127.0.0.1:6379',
+      'one of several instances behind a load balancer, sharing state on Redis',
+    )
+    .example(
+      '$0 serve --stdio --config ~/.config/Claude/claude_desktop_config.json',
+      "every server of a desktop client's config as one stdio server",
+    )
     .example(
       '$0 serve ./tools.js --port 3000 --host 0.0.0.0 --allow-host my.host --token-file ~/.mcp-token',
       'reachable from other machines, with a token',

@@ -5,10 +5,13 @@
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
+import { writeDiagnostic } from '../../output/diagnostics.js'
 import { httpOnlyFlags, httpOptions, positiveNumber, type ServeArguments } from './serve-options.js'
+import { splitTargets, startGateway } from './upstreams.js'
 
 export type { ServeArguments } from './serve-options.js'
 
@@ -54,7 +57,7 @@ function traceOptions(args: ServeArguments, io: Io): { options: RuntimeOptions; 
   })
   return {
     options: {
-      serverName: args.module ?? 'mcp-kit demo',
+      serverName: args.module ?? (args.targets?.length || args.config ? 'mcp-kit gateway' : 'mcp-kit demo'),
       redactTraceArguments: args['trace-redact-args'] === true,
       onTrace: (entry) => {
         if (!failed) file.write(`${JSON.stringify(entry)}\n`)
@@ -72,8 +75,49 @@ async function serveHttp(
   io: Io,
   graceMs: number,
   runtimeOptions: RuntimeOptions,
+  gateway: Gateway | undefined,
 ): Promise<number> {
   const options = httpOptions(args, io, runtimeOptions)
+  if (gateway !== undefined) options.health = () => ({ upstreams: gateway.health() })
+  const store = await openStore(args, io)
+  if (store !== undefined) options.store = store
+  try {
+    return await listenAndServe(registry, args, io, graceMs, options, gateway)
+  } finally {
+    await store?.close()
+  }
+}
+
+/** `--store redis://…` (or $MCP_KIT_STORE): state shared with other instances; unreachable is exit 3. */
+async function openStore(args: ServeArguments, io: Io) {
+  const url = args.store ?? (io.env.MCP_KIT_STORE === '' ? undefined : io.env.MCP_KIT_STORE)
+  if (url === undefined || url === 'memory') {
+    if (args.storePrefix !== undefined) throw new CliError('usage', '--store-prefix needs --store redis://…')
+    return undefined
+  }
+  if (!/^rediss?:\/\//.test(url)) {
+    throw new CliError('usage', `--store ${JSON.stringify(url)}: expected redis://host:port or rediss://…`)
+  }
+  const { redisStore } = await import('@mcp-kit/server')
+  try {
+    return await redisStore({
+      url,
+      prefix: args.storePrefix,
+      onError: (error) => writeDiagnostic(io, error.message),
+    })
+  } catch (error) {
+    throw new CliError('connect_failed', (error as Error).message, { cause: error })
+  }
+}
+
+async function listenAndServe(
+  registry: ToolRegistry,
+  args: ServeArguments,
+  io: Io,
+  graceMs: number,
+  options: ReturnType<typeof httpOptions>,
+  gateway: Gateway | undefined,
+): Promise<number> {
   const { startHttpServer } = await import('@mcp-kit/server')
   let running: Awaited<ReturnType<typeof startHttpServer>>
   try {
@@ -102,9 +146,10 @@ async function serveHttp(
     options.stateless ? 'stateless' : undefined,
     options.token === undefined ? undefined : 'bearer token required',
     options.auth === undefined ? undefined : `OAuth tokens from ${options.auth.issuer} required`,
+    options.store === undefined ? undefined : `state shared on ${options.store.kind}`,
   ].filter((note) => note !== undefined)
   io.stderr.write(
-    `mcp-kit: serving ${args.module ?? 'the demo registry'} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,
+    `mcp-kit: serving ${describeServed(args, gateway)} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,
   )
   if (!loopback.has(running.host) && options.token === undefined && options.auth === undefined) {
     io.stderr.write(
@@ -125,6 +170,12 @@ async function serveHttp(
   return 0
 }
 
+function describeServed(args: ServeArguments, gateway: Gateway | undefined): string {
+  if (gateway === undefined) return args.module ?? 'the demo registry'
+  const names = [...gateway.upstreams.keys()].join(', ')
+  return `${args.module === undefined ? '' : `${args.module} and `}a gateway to ${names}`
+}
+
 export async function runServe(args: ServeArguments, io: Io): Promise<number> {
   const graceMs = (positiveNumber(args.shutdownGrace, '--shutdown-grace') ?? 10) * 1000
   if (args.port === undefined) {
@@ -135,10 +186,26 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
       throw new CliError('usage', `${misplaced.join(', ')} only apply to HTTP: add --port N`)
     }
   }
-  const registry = await loadRegistry(args.module, io)
+  const { module, servers } = splitTargets(args.targets ?? [])
+  args.module = module
+  const gatewayWanted = servers.length > 0 || args.config !== undefined
+  if (!gatewayWanted) {
+    const stray = (['eager', 'idleStop'] as const).find((key) => args[key] !== undefined)
+    if (stray !== undefined) {
+      throw new CliError(
+        'usage',
+        `--${stray === 'eager' ? 'eager' : 'idle-stop'} applies to upstream servers: name some, or --config`,
+      )
+    }
+  }
+  const registry =
+    module === undefined && gatewayWanted
+      ? (await import('@mcp-kit/server')).createToolRegistry()
+      : await loadRegistry(module, io)
   const trace = traceOptions(args, io)
+  const gateway = gatewayWanted ? await startGateway(registry, servers, args, io) : undefined
   try {
-    if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs, trace.options)
+    if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs, trace.options, gateway)
     if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
       io.stderr.write(
         'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
@@ -155,6 +222,7 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
     })
     return 0
   } finally {
+    await gateway?.close()
     await trace.close()
   }
 }

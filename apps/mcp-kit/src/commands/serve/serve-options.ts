@@ -11,7 +11,15 @@ import type { Io } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 
 export interface ServeArguments {
+  /** A registry module and/or upstream servers (@profile, mcp+…://, name=<reference>). */
+  targets?: string[]
   module?: string
+  config?: string
+  store?: string
+  storePrefix?: string
+  eager?: boolean
+  idleStop?: number
+  verbose?: boolean
   stdio?: boolean
   port?: number
   host?: string
@@ -56,6 +64,8 @@ export const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
   ['maxSessions', '--max-sessions'],
   ['sessionIdle', '--session-idle'],
   ['bodyLimit', '--body-limit'],
+  ['store', '--store'],
+  ['storePrefix', '--store-prefix'],
 ]
 
 export function positiveNumber(value: number | undefined, flag: string): number | undefined {

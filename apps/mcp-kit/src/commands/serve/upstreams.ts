@@ -1,0 +1,160 @@
+// `mcp-kit serve` as a gateway: the targets that are servers (profiles `@name`, references
+// `mcp+…://`, `name=<reference>`) and the entries of `--config <mcpServers file>` become the
+// gateway's upstreams, beside the registry module if one is given. A profile brings its
+// environment, tools filter and drift policy (its stored schemas); its name is the namespace.
+
+import type { Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
+import type { ToolRegistry } from '@mcp-kit/server'
+import { CliError } from '../../cli/errors.js'
+import type { Io } from '../../cli/io.js'
+import { sanitizeLine } from '../../output/sanitize.js'
+import { resolveForCli } from '../../session/reference.js'
+import type { ServeArguments } from './serve-options.js'
+
+const namedTarget = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
+
+/** True for a target that names a server rather than a registry module. */
+function isServerTarget(target: string): boolean {
+  return target.startsWith('@') || target.startsWith('mcp+') || namedTarget.test(target)
+}
+
+/** The registry module (at most one) and the server targets of `serve [targets..]`. */
+export function splitTargets(targets: readonly string[]): { module: string | undefined; servers: string[] } {
+  const modules = targets.filter((target) => !isServerTarget(target))
+  if (modules.length > 1) {
+    throw new CliError(
+      'usage',
+      `serve takes one registry module, got ${modules.length} (${modules.join(', ')}); servers are @profile, mcp+…:// or name=<reference>`,
+    )
+  }
+  return { module: modules[0], servers: targets.filter(isServerTarget) }
+}
+
+/** The upstream's name: `name=` if given, the profile's name, else the package or host. */
+export function nameFor(target: string, reference: string): string {
+  const named = namedTarget.exec(target)
+  if (named?.[1]) return named[1]
+  if (reference.startsWith('@')) return reference.slice(1).split(/[/?]/)[0] ?? 'upstream'
+  const withoutScheme = reference.replace(/^mcp\+[a-z]+:\/\//, '').split('?')[0] ?? ''
+  const last = withoutScheme.split('/').filter(Boolean)
+  const base = reference.startsWith('mcp+http')
+    ? (last[0] ?? 'upstream').split(':')[0]
+    : (last.at(-1) ?? 'upstream')
+  const cleaned = (base ?? 'upstream')
+    .replace(/\.(m?js|py)$/, '')
+    .replace(/^server-/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+  return cleaned === '' ? 'upstream' : cleaned
+}
+
+async function upstreamOf(target: string, io: Io): Promise<UpstreamOptions> {
+  const reference = namedTarget.exec(target)?.[2] ?? target
+  const resolved = await resolveForCli(reference, io)
+  if (resolved.operation.kind !== 'inspect') {
+    throw new CliError(
+      'usage',
+      `${target}: name a server, not a tool or resource, to serve it as an upstream`,
+    )
+  }
+  const upstream: UpstreamOptions = { name: nameFor(target, reference), server: resolved.server }
+  const profile = resolved.profile
+  if (profile !== undefined) {
+    if (profile.toolFilter !== null) upstream.tools = profile.toolFilter
+    if (profile.schemaHash && profile.schemaValidation !== 'ignore') {
+      const { loadProfileDocument, storedTools } = await import('@mcp-kit/profiles')
+      const document = await loadProfileDocument(profile)
+      upstream.drift = { policy: profile.schemaValidation, tools: storedTools(document.tools) as never }
+    }
+  }
+  return upstream
+}
+
+function describeEvent(event: GatewayEvent): string | undefined {
+  const name = `upstream '${sanitizeLine(event.upstream)}'`
+  switch (event.type) {
+    case 'started':
+      return `${name} started (${event.protocolVersion}${event.pid ? `, pid ${event.pid}` : ''}, ${event.ms} ms)`
+    case 'stopped':
+      return event.reason === 'idle' ? `${name} stopped (idle)` : undefined
+    case 'failed':
+      return `${name} failed: ${sanitizeLine(event.message)}${event.retryInMs === undefined ? '' : `; retrying in ${event.retryInMs / 1000} s`}`
+    case 'skipped':
+      return `${name}: ${sanitizeLine(event.what)} left out: ${sanitizeLine(event.reason)}`
+    case 'drift':
+      return `${name}: tool '${sanitizeLine(event.tool)}' changed: ${sanitizeLine(event.message)}${event.hidden ? ' (hidden: schema_validation is error)' : ''}`
+    case 'refreshed':
+      return `${name} offers ${event.tools} tools, ${event.resources} resources, ${event.prompts} prompts`
+    case 'log':
+      return `${name} log (${sanitizeLine(event.level)}): ${sanitizeLine(typeof event.data === 'string' ? event.data : JSON.stringify(event.data))}`
+  }
+}
+
+function seconds(value: number | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!Number.isFinite(value) || value <= 0)
+    throw new CliError('usage', `${flag} must be a number of seconds > 0`)
+  return value * 1000
+}
+
+/**
+ * Builds and starts the gateway over `registry` (the module's, or an empty one). Upstreams that
+ * cannot start are reported and retried; a name collision is a usage error (exit 2).
+ */
+export async function startGateway(
+  registry: ToolRegistry,
+  servers: readonly string[],
+  args: ServeArguments,
+  io: Io,
+): Promise<Gateway> {
+  const upstreams: UpstreamOptions[] = []
+  if (args.config !== undefined) {
+    const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
+    try {
+      const config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
+      upstreams.push(...config.upstreams)
+      for (const skipped of config.skipped) {
+        io.stderr.write(`mcp-kit: ${sanitizeLine(skipped.name)} left out of --config: ${skipped.reason}\n`)
+      }
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError('usage', `--config: ${error.message}`)
+      throw error
+    }
+  }
+  for (const target of servers) upstreams.push(await upstreamOf(target, io))
+  const taken = new Set<string>()
+  for (const upstream of upstreams) {
+    if (taken.has(upstream.name)) {
+      throw new CliError(
+        'usage',
+        `two upstreams are named '${upstream.name}': name one with ${upstream.name}2=<reference>`,
+      )
+    }
+    taken.add(upstream.name)
+  }
+  const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
+    '@mcp-kit/gateway'
+  )
+  const gateway = createGateway(
+    {
+      upstreams,
+      eager: args.eager === true,
+      idleStopMs: seconds(args.idleStop, '--idle-stop'),
+      cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
+      connect: { cwd: io.cwd, parentEnv: io.env },
+      onEvent: (event) => {
+        const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
+        if (quiet && args.verbose !== true) return
+        const line = describeEvent(event)
+        if (line !== undefined) io.stderr.write(`mcp-kit: ${line}\n`)
+      },
+    },
+    registry,
+  )
+  try {
+    await gateway.start()
+  } catch (error) {
+    if (error instanceof CollisionError) throw new CliError('usage', error.message)
+    throw error
+  }
+  return gateway
+}

@@ -1,0 +1,98 @@
+// A desktop client's config file as a gateway's upstreams: `mcpServers` (Claude Desktop, Claude
+// Code, Cursor, Windsurf) or `servers` (VS Code), each key naming an upstream, so an existing
+// file works as it is. `${NAME}` and VS Code's `${env:NAME}` take values from the environment;
+// VS Code's `${input:…}` prompts cannot be answered by a gateway and are refused by name.
+// Optional keys per entry, ignored by the clients: `prefix`, and `tools`, `resources`, `prompts`
+// filters (null, [] or names and globs).
+
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ProfileError, parseClientConfig, serverFromMeta, substituteValue } from '@mcp-kit/profiles'
+import type { NameFilter, UpstreamOptions } from './types.js'
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+export interface ConfigResult {
+  upstreams: UpstreamOptions[]
+  /** Entries left out (disabled, neither command nor url), with why. */
+  skipped: Array<{ name: string; reason: string }>
+}
+
+function filterOf(value: unknown, file: string, entry: string, key: string): NameFilter | undefined {
+  if (value === undefined) return undefined
+  if (value === null) return null
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[]
+  throw new ConfigError(`${file}: '${entry}'.${key} must be null, [] or a list of names and globs`)
+}
+
+/** `${env:NAME}` → `${NAME}`; `${input:…}` is refused. */
+function normalizeVariables(value: unknown, file: string, entry: string): unknown {
+  if (typeof value === 'string') {
+    const input = /\$\{input:([^}]*)\}/.exec(value)
+    if (input) {
+      throw new ConfigError(
+        `${file}: '${entry}' asks for \${input:${input[1]}}, which a gateway cannot prompt for: put the value in the environment and write \${env:NAME}`,
+      )
+    }
+    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '${$1}')
+  }
+  if (Array.isArray(value)) return value.map((item) => normalizeVariables(item, file, entry))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, normalizeVariables(item, file, entry)]),
+    )
+  }
+  return value
+}
+
+export function readGatewayConfig(
+  path: string,
+  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): ConfigResult {
+  const file = resolve(options.cwd ?? process.cwd(), path)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
+  }
+  const config = parseClientConfig(text, file, { cwd: options.cwd })
+  const variables = Object.fromEntries(
+    Object.entries(options.env ?? process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  )
+  const upstreams: UpstreamOptions[] = []
+  for (const server of config.servers) {
+    const meta = substituteValue(
+      normalizeVariables(server.meta, file, server.sourceName),
+      variables,
+      file,
+    ) as typeof server.meta
+    let spec: UpstreamOptions['server']
+    try {
+      spec = serverFromMeta(meta, file)
+    } catch (error) {
+      if (ProfileError.isInstance(error)) throw new ConfigError(`'${server.sourceName}': ${error.message}`)
+      throw error
+    }
+    const entry = server.entry ?? {}
+    const upstream: UpstreamOptions = { name: server.name, server: spec }
+    if (entry.prefix !== undefined) {
+      if (typeof entry.prefix !== 'string' || /[^A-Za-z0-9_-]/.test(entry.prefix)) {
+        throw new ConfigError(`${file}: '${server.sourceName}'.prefix must be letters, digits, '_' or '-'`)
+      }
+      upstream.prefix = entry.prefix
+    }
+    for (const key of ['tools', 'resources', 'prompts'] as const) {
+      const filter = filterOf(entry[key], file, server.sourceName, key)
+      if (filter !== undefined) upstream[key] = filter
+    }
+    upstreams.push(upstream)
+  }
+  return { upstreams, skipped: config.skipped }
+}

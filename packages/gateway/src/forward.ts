@@ -1,0 +1,210 @@
+// Relaying one call from a gateway's client to an upstream: cancellation (the client's signal
+// becomes the upstream call's), progress and log messages back to the client, the upstream's
+// questions (elicitation, sampling, roots) to the client and the answers back, errors with the
+// upstream's JSON-RPC code, and the trace fields (which upstream, how long it took).
+//
+// Questions across eras: a 2025 client is asked at once (a server-to-client request). A 2026
+// client is asked by ending the round with `input_required`; the upstream call meanwhile stays
+// parked in this process, waiting for its answer, and the client's retry (same tool, same
+// arguments, same caller) picks it up, so the upstream's tool runs once. A retry that reaches
+// another instance, or comes after the parking time, starts the call anew.
+
+import { ClientError, type InputHandler, type Session } from '@mcp-kit/client'
+import type { HandlerContext, InputRequest } from '@mcp-kit/server'
+import { RpcFailure } from '@mcp-kit/server'
+import type { Caller, Upstream } from './upstream.js'
+
+const modernRevision = '2026-07-28'
+/** How long a parked upstream call waits for its client's retry. */
+export const parkingMs = 5 * 60_000
+
+type Question = { request: InputRequest; answer(value: unknown): void; fail(error: unknown): void }
+
+/** An upstream call waiting for answers a 2026 client gives on its retries. */
+class ParkedCall {
+  result: Promise<unknown> | undefined
+  readonly controller = new AbortController()
+  asked = 0
+  #pending: Question | undefined
+  #wake: (() => void) | undefined
+  #expiry: NodeJS.Timeout | undefined
+
+  /** The upstream asks: park the question until the client's next round answers it. */
+  question(request: InputRequest): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.asked += 1
+      this.#pending = { request, answer: resolve, fail: reject }
+      this.#wake?.()
+    })
+  }
+
+  /** The unanswered question, or one that arrives before the call ends. */
+  next(): Promise<Question | undefined> {
+    if (this.#pending !== undefined) return Promise.resolve(this.#pending)
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined
+        resolve(this.#pending)
+      }
+      void this.result?.then(
+        () => resolve(undefined),
+        () => resolve(undefined),
+      )
+    })
+  }
+
+  answered(): void {
+    this.#pending = undefined
+  }
+
+  park(expire: () => void): void {
+    clearTimeout(this.#expiry)
+    this.#expiry = setTimeout(expire, parkingMs)
+    this.#expiry.unref()
+  }
+
+  unpark(): void {
+    clearTimeout(this.#expiry)
+  }
+}
+
+const parked = new Map<string, ParkedCall>()
+
+function fingerprint(upstream: Upstream, what: string, args: unknown, context: HandlerContext): string {
+  return JSON.stringify([
+    upstream.name,
+    what,
+    args,
+    context.authInfo?.subject ?? context.authInfo?.clientId ?? '',
+    context.clientInfo?.name ?? '',
+  ])
+}
+
+function roundOfQuestion(method: string, params: unknown): InputRequest {
+  return { method, params } as InputRequest
+}
+
+/** Answers the upstream's questions by asking the client directly (2025 clients, embedded calls). */
+function directInput(context: HandlerContext): InputHandler {
+  return {
+    elicit: (request) => context.elicit(request as never),
+    sample: (request) => context.sample(request as never) as never,
+  }
+}
+
+/** Parks the upstream's questions for the client's next round (2026 clients). */
+function parkedInput(call: ParkedCall): InputHandler {
+  return {
+    elicit: (request) => call.question(roundOfQuestion('elicitation/create', request)) as never,
+    sample: (request) => call.question(roundOfQuestion('sampling/createMessage', request)) as never,
+  }
+}
+
+function callerFor(context: HandlerContext, input: InputHandler): Caller {
+  return {
+    input,
+    log: (level, data, logger) => {
+      void context.log(level as never, data, logger).catch(() => {})
+    },
+  }
+}
+
+/** What a client sees when the upstream failed: the upstream's JSON-RPC error as it is, or a message naming it. */
+export function relayError(upstream: Upstream, error: unknown): Error {
+  if (ClientError.isInstance(error)) {
+    const code = error.details?.rpcCode
+    if (typeof code === 'number') return new RpcFailure(code, error.message, { data: error.details?.rpcData })
+    return new Error(`upstream '${upstream.name}': ${error.message}`)
+  }
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+/**
+ * Runs `work` against the upstream on behalf of the client whose context this is, relaying
+ * progress, logs, cancellation and questions, and annotating the trace.
+ */
+export async function relay<T>(
+  upstream: Upstream,
+  what: string,
+  args: unknown,
+  context: HandlerContext,
+  work: (session: Session, options: { signal: AbortSignal; onProgress: ProgressRelay }) => Promise<T>,
+): Promise<T> {
+  const started = performance.now()
+  const onProgress: ProgressRelay = (progress) => {
+    void context.progress(progress.progress, progress.total, progress.message).catch(() => {})
+  }
+  try {
+    if (context.protocolVersion !== modernRevision) {
+      return await upstream.use(callerFor(context, directInput(context)), (session) =>
+        work(session, { signal: context.signal, onProgress }),
+      )
+    }
+    return (await parkedRelay(upstream, what, args, context, (session, signal) =>
+      work(session, { signal, onProgress }),
+    )) as T
+  } catch (error) {
+    if (isRoundEnd(error)) throw error
+    throw relayError(upstream, error)
+  } finally {
+    context.annotateTrace({ upstream: upstream.name, upstream_ms: performance.now() - started })
+  }
+}
+
+type ProgressRelay = (progress: { progress: number; total?: number; message?: string }) => void
+
+/** The signal a 2026 handler throws to end its round with input_required (not a failure). */
+function isRoundEnd(error: unknown): boolean {
+  return error instanceof Error && error.name === 'InputRequiredSignal'
+}
+
+async function parkedRelay(
+  upstream: Upstream,
+  what: string,
+  args: unknown,
+  context: HandlerContext,
+  work: (session: Session, signal: AbortSignal) => Promise<unknown>,
+): Promise<unknown> {
+  const key = fingerprint(upstream, what, args, context)
+  let call = parked.get(key)
+  if (call === undefined) {
+    const fresh = new ParkedCall()
+    call = fresh
+    fresh.result = upstream.use(callerFor(context, parkedInput(fresh)), (session) =>
+      work(session, fresh.controller.signal),
+    )
+    fresh.result.catch(() => {})
+  }
+  call.unpark()
+  parked.delete(key)
+  const cancel = () => call.controller.abort(context.signal.reason)
+  context.signal.addEventListener('abort', cancel, { once: true })
+  try {
+    for (;;) {
+      const question = await call.next()
+      if (question === undefined) return await call.result
+      let answer: Record<string, unknown>
+      try {
+        answer = await context.ask({ [`upstream-${call.asked}`]: question.request })
+      } catch (error) {
+        if (!isRoundEnd(error)) {
+          question.fail(error)
+          continue
+        }
+        // The client answers on its retry: keep the upstream call waiting until then.
+        parked.set(key, call)
+        call.park(() => {
+          if (parked.get(key) !== call) return
+          parked.delete(key)
+          call.controller.abort(new Error('the client did not come back with an answer'))
+          question.fail(new ClientError('cancelled', 'the client did not answer in time'))
+        })
+        throw error
+      }
+      call.answered()
+      question.answer(answer[`upstream-${call.asked}`])
+    }
+  } finally {
+    context.signal.removeEventListener('abort', cancel)
+  }
+}

@@ -1,0 +1,76 @@
+// What a gateway is made of: its upstreams (how to reach each, what of it to offer and under
+// which names) and how it runs them.
+
+import type { ConnectOptions, Root, ServerSpec, Tool } from '@mcp-kit/client'
+
+/** null: everything; []: nothing; else names and `*`/`?` globs. */
+export type NameFilter = readonly string[] | null
+
+export interface UpstreamOptions {
+  /** The upstream's name: in logs, traces, /healthz and (by default) its namespace. */
+  name: string
+  server: ServerSpec
+  /** Put before each tool and prompt name (default `<name>__`; '' offers the names as they are). */
+  prefix?: string
+  /** Which tools to offer, by the upstream's own names. */
+  tools?: NameFilter
+  /** Which resources and resource templates to offer, by URI or URI template. */
+  resources?: NameFilter
+  /** Which prompts to offer, by the upstream's own names. */
+  prompts?: NameFilter
+  /** Connection settings for this upstream (environment, headers, OAuth, timeouts…). */
+  connect?: ConnectOptions
+  /**
+   * The tools a profile recorded and what to do when the upstream's differ (the profile's
+   * `schema_validation`): `warn` reports each change, `error` also hides the changed tools.
+   */
+  drift?: { policy: 'warn' | 'error' | 'ignore'; tools: readonly Tool[] }
+}
+
+export type UpstreamState = 'idle' | 'starting' | 'running' | 'restarting' | 'failed' | 'stopped'
+
+/** What the gateway reports about its upstreams (logs with -v; a test's view). */
+export type GatewayEvent =
+  | { type: 'started'; upstream: string; pid?: number; protocolVersion: string; ms: number }
+  | { type: 'stopped'; upstream: string; reason: 'idle' | 'shutdown' }
+  | { type: 'failed'; upstream: string; message: string; retryInMs?: number }
+  | { type: 'refreshed'; upstream: string; tools: number; resources: number; prompts: number }
+  | { type: 'skipped'; upstream: string; what: string; reason: string }
+  | { type: 'drift'; upstream: string; tool: string; message: string; hidden: boolean }
+  | { type: 'log'; upstream: string; level: string; data: unknown }
+
+/** Remembered discovery results, so lazy upstreams can be offered before they start. */
+export interface DiscoveryCache {
+  get(key: string): Discovery | undefined
+  set(key: string, discovery: Discovery): void
+}
+
+export interface Discovery {
+  tools: Tool[]
+  resources: Array<Record<string, unknown> & { uri: string; name: string }>
+  resourceTemplates: Array<Record<string, unknown> & { uriTemplate: string; name: string }>
+  prompts: Array<Record<string, unknown> & { name: string }>
+  /** When it was listed (ms since the epoch). */
+  listedAt: number
+}
+
+export interface GatewayOptions {
+  upstreams: readonly UpstreamOptions[]
+  /** Connection settings every upstream starts from. */
+  connect?: ConnectOptions
+  /** Start every upstream at once instead of on first use. */
+  eager?: boolean
+  /** Stop an upstream after this long without calls (default: never). */
+  idleStopMs?: number
+  /** Delay before the first restart after a crash, doubled each time up to `maxRestartDelayMs`. */
+  restartDelayMs?: number
+  maxRestartDelayMs?: number
+  /**
+   * Roots to give upstreams that ask (`roots/list`). Without them the gateway declares no roots
+   * capability, and servers use their own configuration (server-filesystem: its arguments).
+   */
+  roots?: readonly Root[]
+  /** Where discovery results are remembered between runs (lazy start needs them). */
+  cache?: DiscoveryCache
+  onEvent?: (event: GatewayEvent) => void
+}

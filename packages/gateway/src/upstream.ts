@@ -1,0 +1,353 @@
+// One upstream server of a gateway: a client session started on first use (or at once), its
+// discovery, and its life — list changes and cache hints refresh it, a crash restarts it with
+// backoff while the other upstreams keep serving, idleness may stop it, and a 2025 HTTP server
+// that forgot its session is reconnected. Stdio upstreams are client sessions, so the client
+// package's process-group hygiene (and its watchdog) keeps them from outliving the gateway.
+
+import {
+  ClientError,
+  type ConnectOptions,
+  connect,
+  type InputHandler,
+  type Root,
+  type Session,
+} from '@mcp-kit/client'
+import type { Discovery, DiscoveryCache, GatewayEvent, UpstreamOptions, UpstreamState } from './types.js'
+
+/** Who is waiting on this upstream now: its questions and log messages go to the latest caller. */
+export interface Caller {
+  input: InputHandler
+  log(level: string, data: unknown, logger?: string): void
+}
+
+export interface UpstreamRuntime {
+  connect: ConnectOptions
+  idleStopMs: number | undefined
+  restartDelayMs: number
+  maxRestartDelayMs: number
+  cache: DiscoveryCache | undefined
+  /** The roots upstreams are given (none declared when undefined). */
+  roots: readonly Root[] | undefined
+  emit(event: GatewayEvent): void
+  /** Called with fresh lists whenever they were (re)discovered. */
+  discovered(upstream: Upstream, discovery: Discovery): void
+}
+
+/** The key discovery is remembered under: the launch spec, without secrets' values. */
+export function cacheKey(options: UpstreamOptions): string {
+  const server = options.server
+  if (server.transport === 'http') return `http ${server.url}`
+  return JSON.stringify([server.command, server.args, Object.keys(server.env ?? {}).sort(), server.cwd ?? ''])
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export class Upstream {
+  readonly name: string
+  readonly options: UpstreamOptions
+  state: UpstreamState = 'idle'
+  /** The last failure, for /healthz and error messages. */
+  lastError: string | undefined
+  restarts = 0
+  readonly #runtime: UpstreamRuntime
+  #session: Promise<Session> | undefined
+  #discovering: Promise<Discovery> | undefined
+  #current: Session | undefined
+  #stopWatching: AbortController | undefined
+  #idleTimer: NodeJS.Timeout | undefined
+  #restartTimer: NodeJS.Timeout | undefined
+  #refreshTimer: NodeJS.Timeout | undefined
+  #restartDelay: number
+  #closed = false
+  #active = 0
+  readonly #callers: Caller[] = []
+
+  constructor(options: UpstreamOptions, runtime: UpstreamRuntime) {
+    this.name = options.name
+    this.options = options
+    this.#runtime = runtime
+    this.#restartDelay = runtime.restartDelayMs
+  }
+
+  get pid(): number | undefined {
+    return this.#current?.process?.pid
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#current?.protocolVersion
+  }
+
+  /** The running session, started if need be. Failures are ClientErrors naming the upstream. */
+  session(): Promise<Session> {
+    if (this.#closed) return Promise.reject(new ClientError('cancelled', `the gateway is shutting down`))
+    this.#session ??= this.#start()
+    return this.#session
+  }
+
+  /**
+   * Runs `work` with a session, on behalf of `caller`. A 2025 HTTP upstream that lost its session
+   * (404) or an upstream that went away before answering is reconnected and asked once more.
+   */
+  async use<T>(caller: Caller, work: (session: Session) => Promise<T>): Promise<T> {
+    this.#active += 1
+    this.#callers.push(caller)
+    clearTimeout(this.#idleTimer)
+    try {
+      const session = await this.session()
+      try {
+        return await work(session)
+      } catch (error) {
+        if (!this.#lostBeforeAnswer(error, session)) throw error
+        this.#forget(session)
+        return await work(await this.session())
+      }
+    } finally {
+      this.#active -= 1
+      this.#callers.splice(this.#callers.lastIndexOf(caller), 1)
+      this.#armIdleStop()
+    }
+  }
+
+  /** The lists of the running upstream (starting it if need be). */
+  async refresh(): Promise<Discovery> {
+    await this.session()
+    return this.#discovering as Promise<Discovery>
+  }
+
+  /** Follows one resource upstream (2025 `resources/subscribe`, 2026 `subscriptions/listen`). */
+  async watchResource(uri: string, onUpdate: () => void): Promise<() => void> {
+    const session = await this.session()
+    const stop = new AbortController()
+    this.#stopWatching?.signal.addEventListener('abort', () => stop.abort(), { once: true })
+    void session
+      .watch(
+        (notification) => {
+          if (notification.method === 'notifications/resources/updated' && notification.params?.uri === uri)
+            onUpdate()
+        },
+        { lists: false, resources: [uri], signal: stop.signal },
+      )
+      .catch(() => {})
+    return () => stop.abort()
+  }
+
+  /** Stops the upstream for good (gateway shutdown). */
+  async close(): Promise<void> {
+    this.#closed = true
+    clearTimeout(this.#idleTimer)
+    clearTimeout(this.#restartTimer)
+    clearTimeout(this.#refreshTimer)
+    const session = this.#current
+    this.#current = undefined
+    this.#stopWatching?.abort()
+    if (session !== undefined) {
+      await session.close()
+      this.#runtime.emit({ type: 'stopped', upstream: this.name, reason: 'shutdown' })
+    }
+    this.state = 'stopped'
+  }
+
+  async #start(): Promise<Session> {
+    this.state = this.restarts > 0 ? 'restarting' : 'starting'
+    const started = performance.now()
+    let session: Session
+    try {
+      session = await connect(this.options.server, {
+        ...this.#runtime.connect,
+        ...this.options.connect,
+        input: this.#input(),
+        onLog: (message) => this.#log(message.level, message.data, message.logger),
+      })
+    } catch (error) {
+      this.#session = undefined
+      this.state = 'failed'
+      this.lastError = error instanceof Error ? error.message : String(error)
+      this.#scheduleRestart()
+      throw new ClientError(
+        ClientError.isInstance(error) ? error.code : 'connect_failed',
+        `upstream '${this.name}' did not start: ${this.lastError}`,
+        { cause: error },
+      )
+    }
+    if (this.#closed) {
+      await session.close()
+      throw new ClientError('cancelled', 'the gateway is shutting down')
+    }
+    this.#current = session
+    this.state = 'running'
+    this.lastError = undefined
+    this.#restartDelay = this.#runtime.restartDelayMs
+    this.#runtime.emit({
+      type: 'started',
+      upstream: this.name,
+      pid: session.process?.pid,
+      protocolVersion: session.protocolVersion,
+      ms: Math.round(performance.now() - started),
+    })
+    void session.closed.then(() => this.#lost(session))
+    this.#watch(session)
+    // Lists are taken at every start: a restarted or lazily started upstream may offer other
+    // things than before (and a client is told when it does).
+    this.#discovering = this.#discover(session)
+    this.#discovering.catch(() => {})
+    this.#armIdleStop()
+    return session
+  }
+
+  /** List changes refresh the catalog (2026: a subscriptions/listen stream; 2025: notifications). */
+  #watch(session: Session): void {
+    const stop = new AbortController()
+    this.#stopWatching = stop
+    const lists = session.capabilities
+    const listens = Boolean(
+      (isObject(lists.tools) && lists.tools.listChanged) ||
+        (isObject(lists.prompts) && lists.prompts.listChanged) ||
+        (isObject(lists.resources) && lists.resources.listChanged),
+    )
+    if (!listens) return
+    void session
+      .watch(
+        (notification) => {
+          if (notification.method.endsWith('/list_changed')) {
+            if (notification.method === 'notifications/tools/list_changed') session.invalidateTools()
+            void this.#discover(session).catch(() => {})
+          }
+        },
+        { signal: stop.signal },
+      )
+      .catch(() => {})
+  }
+
+  async #discover(session: Session): Promise<Discovery> {
+    const capabilities = session.capabilities
+    session.invalidateTools()
+    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+      capabilities.tools ? session.listTools() : [],
+      capabilities.resources ? session.listResources() : [],
+      capabilities.resources ? session.listResourceTemplates() : [],
+      capabilities.prompts ? session.listPrompts() : [],
+    ])
+    const discovery = {
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+      listedAt: Date.now(),
+    } as unknown as Discovery
+    this.#runtime.cache?.set(cacheKey(this.options), discovery)
+    this.#runtime.discovered(this, discovery)
+    this.#scheduleHintRefresh(session)
+    return discovery
+  }
+
+  /** A 2026 upstream's `ttlMs` on its tools list: list again when it runs out (while running). */
+  #scheduleHintRefresh(session: Session): void {
+    clearTimeout(this.#refreshTimer)
+    const hint = session.cacheHints.get('tools/list')
+    if (hint === undefined || hint.ttlMs <= 0 || !Number.isFinite(hint.ttlMs)) return
+    this.#refreshTimer = setTimeout(
+      () => {
+        if (this.#current === session) void this.#discover(session).catch(() => {})
+      },
+      Math.max(1000, hint.ttlMs),
+    )
+    this.#refreshTimer.unref()
+  }
+
+  #lost(session: Session): void {
+    if (this.#current !== session) return
+    this.#forget(session)
+    if (this.#closed || this.state === 'idle') return
+    const exit = session.process?.exit
+    this.state = 'failed'
+    this.lastError =
+      exit === undefined
+        ? 'the connection was lost'
+        : `it exited (${exit.signal ?? `code ${exit.code}`})${exit.stderrTail.length > 0 ? `: ${exit.stderrTail.at(-1)}` : ''}`
+    this.#scheduleRestart()
+  }
+
+  #forget(session: Session): void {
+    if (this.#current === session) {
+      this.#current = undefined
+      this.#stopWatching?.abort()
+      clearTimeout(this.#refreshTimer)
+    }
+    this.#session = undefined
+    void session.close()
+  }
+
+  #scheduleRestart(): void {
+    if (this.#closed || this.#restartTimer !== undefined) return
+    const delay = this.#restartDelay
+    this.#restartDelay = Math.min(this.#restartDelay * 2, this.#runtime.maxRestartDelayMs)
+    this.#runtime.emit({
+      type: 'failed',
+      upstream: this.name,
+      message: this.lastError ?? 'failed',
+      retryInMs: delay,
+    })
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined
+      if (this.#closed || this.#current !== undefined) return
+      this.restarts += 1
+      this.session().catch(() => {})
+    }, delay)
+    this.#restartTimer.unref()
+  }
+
+  #armIdleStop(): void {
+    const idleMs = this.#runtime.idleStopMs
+    clearTimeout(this.#idleTimer)
+    if (idleMs === undefined || this.#active > 0 || this.#current === undefined) return
+    this.#idleTimer = setTimeout(() => {
+      const session = this.#current
+      if (session === undefined || this.#active > 0) return
+      this.state = 'idle'
+      this.#forget(session)
+      this.#runtime.emit({ type: 'stopped', upstream: this.name, reason: 'idle' })
+    }, idleMs)
+    this.#idleTimer.unref()
+  }
+
+  /** True when the upstream went away without answering, so asking again is safe. */
+  #lostBeforeAnswer(error: unknown, session: Session): boolean {
+    if (!ClientError.isInstance(error) || this.#closed) return false
+    if (error.code === 'http_error' && error.details?.status === 404 && session.era === 'legacy') return true
+    return error.code === 'connect_failed' && session.transportKind !== 'stdio'
+  }
+
+  #caller(): Caller | undefined {
+    return this.#callers.at(-1)
+  }
+
+  /** The upstream's questions go to whoever is calling it now. */
+  #input(): InputHandler {
+    // A plain error: the upstream's request is answered with it, and its calls go on.
+    const refuse = (what: string) => new Error(`the gateway has nobody to ask for ${what} outside a call`)
+    const roots = this.#runtime.roots
+    return {
+      elicit: (request, context) => {
+        const caller = this.#caller()
+        if (caller?.input.elicit === undefined) return Promise.reject(refuse('input'))
+        return caller.input.elicit(request, context)
+      },
+      sample: (request, context) => {
+        const caller = this.#caller()
+        if (caller?.input.sample === undefined) return Promise.reject(refuse('a model completion'))
+        return caller.input.sample(request, context)
+      },
+      // Roots only when the gateway has some to give: declaring them makes servers such as
+      // server-filesystem ask at once, outside any call, and replace their own directories.
+      ...(roots === undefined ? {} : { roots: async () => [...roots] }),
+    }
+  }
+
+  #log(level: string, data: unknown, logger?: string): void {
+    const caller = this.#caller()
+    if (caller !== undefined) caller.log(level, data, logger)
+    else this.#runtime.emit({ type: 'log', upstream: this.name, level, data })
+  }
+}

@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { ConfigError, readGatewayConfig } from '../src/index.js'
+import { temporaryDir } from './helpers.js'
+
+function configFile(content: unknown, name = 'config.json'): string {
+  const file = join(temporaryDir(), name)
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+test("Claude Desktop's mcpServers, unchanged: each key an upstream; disabled entries skipped", () => {
+  const file = configFile({
+    mcpServers: {
+      memory: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-memory'],
+        env: { MEMORY_FILE_PATH: '/tmp/m.json' },
+      },
+      remote: { url: 'https://example.com/mcp', headers: { 'X-Api-Key': '${API_KEY}' } },
+      off: { command: 'x', disabled: true },
+    },
+  })
+  const { upstreams, skipped } = readGatewayConfig(file, { env: { API_KEY: 'k1' } })
+  expect(upstreams).toEqual([
+    {
+      name: 'memory',
+      server: {
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-memory'],
+        env: { MEMORY_FILE_PATH: '/tmp/m.json' },
+      },
+    },
+    {
+      name: 'remote',
+      server: { transport: 'http', url: 'https://example.com/mcp', headers: { 'X-Api-Key': 'k1' } },
+    },
+  ])
+  expect(skipped).toEqual([{ name: 'off', reason: 'disabled in the config' }])
+})
+
+test("VS Code's servers with comments and ${env:NAME}; the gateway's own keys", () => {
+  const file = configFile(
+    `{
+      // VS Code
+      "servers": {
+        "gh": { "type": "stdio", "command": "node", "args": ["gh.js"], "env": { "TOKEN": "\${env:GH_TOKEN}" },
+                "prefix": "github_", "tools": ["list_*"], "resources": [], "prompts": null },
+      },
+    }`,
+    'mcp.json',
+  )
+  const { upstreams } = readGatewayConfig(file, { env: { GH_TOKEN: 'secret' } })
+  expect(upstreams).toEqual([
+    {
+      name: 'gh',
+      server: { transport: 'stdio', command: 'node', args: ['gh.js'], env: { TOKEN: 'secret' } },
+      prefix: 'github_',
+      tools: ['list_*'],
+      resources: [],
+      prompts: null,
+    },
+  ])
+})
+
+test('what a gateway cannot use is refused with the entry and the reason', () => {
+  expect(() =>
+    readGatewayConfig(configFile({ servers: { gh: { command: 'node', env: { T: '${input:token}' } } } })),
+  ).toThrow(/'gh' asks for \$\{input:token\}, which a gateway cannot prompt for/)
+  expect(() => readGatewayConfig(configFile({ mcpServers: { a: { command: 'x', tools: 'echo' } } }))).toThrow(
+    ConfigError,
+  )
+  expect(() =>
+    readGatewayConfig(configFile({ mcpServers: { a: { command: 'x', env: { T: '${NOPE}' } } } }), {
+      env: {},
+    }),
+  ).toThrow(/NOPE/)
+  expect(() => readGatewayConfig('/nonexistent/config.json')).toThrow(/cannot read .*ENOENT/)
+  expect(() => readGatewayConfig(configFile('{ "mcpServers": '))).toThrow(/not valid JSON/)
+})

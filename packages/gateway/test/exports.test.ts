@@ -1,0 +1,17 @@
+import { expect, test } from 'vitest'
+import * as gateway from '../src/index.js'
+
+test('the public runtime exports are exactly these', () => {
+  expect(Object.keys(gateway).sort()).toEqual([
+    'CollisionError',
+    'ConfigError',
+    'compileFilter',
+    'createGateway',
+    'defaultDiscoveryCacheDir',
+    'defaultPrefix',
+    'fileDiscoveryCache',
+    'maximumNameLength',
+    'namespacedName',
+    'readGatewayConfig',
+  ])
+})

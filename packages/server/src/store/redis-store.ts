@@ -1,0 +1,107 @@
+// The Store on Redis (`@redis/client`), for several instances behind one endpoint. Keys and
+// channels carry a prefix, so one Redis can serve several deployments (and tests). Two
+// connections: one for commands, one for subscriptions (Redis puts a subscribing connection in
+// a mode where it can do nothing else). The client reconnects by itself; while it is away the
+// store is not ready, and subscriptions are restored when it comes back.
+
+import type { Store } from './store.js'
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
+  url: string
+  /** Put before every key and channel (default `mcp-kit:`). */
+  prefix?: string
+  /** How long the first connection may take before `redisStore` fails (default 5 s). */
+  connectTimeoutMs?: number
+  /** Reports connection trouble (the operator's log). */
+  onError?: (error: Error) => void
+}
+
+type RedisClient = ReturnType<typeof import('@redis/client').createClient>
+
+/** Connects to Redis; rejects with a clear message when it cannot be reached in time. */
+export async function redisStore(options: RedisStoreOptions): Promise<Store> {
+  const { createClient } = await import('@redis/client')
+  const prefix = options.prefix ?? 'mcp-kit:'
+  const timeoutMs = options.connectTimeoutMs ?? 5000
+  const where = redactedUrl(options.url)
+  let connectedOnce = false
+  const make = (): RedisClient => {
+    const client = createClient({
+      url: options.url,
+      socket: {
+        connectTimeout: timeoutMs,
+        // Before the first connection: fail (the caller reports it); afterwards: keep trying.
+        reconnectStrategy: (retries: number) => (connectedOnce ? Math.min(100 * 2 ** retries, 2000) : false),
+      },
+    })
+    client.on('error', (error: Error) => {
+      if (connectedOnce) options.onError?.(new Error(`redis ${where}: ${error.message}`))
+    })
+    return client as RedisClient
+  }
+  const commands = make()
+  const subscriber = make()
+  try {
+    await withTimeout(Promise.all([commands.connect(), subscriber.connect()]), timeoutMs, where)
+  } catch (error) {
+    await Promise.allSettled([commands.destroy(), subscriber.destroy()])
+    throw new Error(`cannot reach the store at ${where}: ${(error as Error).message}`, { cause: error })
+  }
+  connectedOnce = true
+  const reconnected = new Set<() => void>()
+  commands.on('ready', () => {
+    for (const listener of reconnected) listener()
+  })
+  return {
+    kind: 'redis',
+    async get(key) {
+      return (await commands.get(prefix + key)) ?? undefined
+    },
+    async setIfAbsent(key, value, ttlMs) {
+      const done = await commands.set(
+        prefix + key,
+        value,
+        ttlMs === undefined ? { NX: true } : { NX: true, PX: ttlMs },
+      )
+      return done === 'OK'
+    },
+    async publish(channel, message) {
+      if (!commands.isOpen) throw new Error('the store is closed')
+      await commands.publish(prefix + channel, message)
+    },
+    async subscribe(channel, listener) {
+      await subscriber.subscribe(prefix + channel, listener)
+      return async () => {
+        // A closed client would queue the command forever.
+        if (subscriber.isOpen) await subscriber.unsubscribe(prefix + channel, listener).catch(() => {})
+      }
+    },
+    ready: () => commands.isReady && subscriber.isReady,
+    onReconnect(listener) {
+      reconnected.add(listener)
+      return () => reconnected.delete(listener)
+    },
+    async close() {
+      await Promise.allSettled([commands.isOpen && commands.close(), subscriber.isOpen && subscriber.close()])
+    },
+  }
+}
+
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password) parsed.password = '***'
+    return parsed.href
+  } catch {
+    return 'the configured URL'
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, where: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from ${where} within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer))
+}
