@@ -14,6 +14,7 @@ import { measureInspectMemory } from './measurements/memory.js'
 import { measureHttpModern, measureInspectModern, measureMemoryModern } from './measurements/modern.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
+import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
 import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
@@ -41,6 +42,7 @@ const measurements = [
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
+  ['soak', 'soak: mixed load on serve, memory over time', measureSoak],
 ]
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {

@@ -21,7 +21,10 @@ export const groups = [
   'scaling',
   'gateway',
   'warm',
+  'soak',
 ]
+/** What a run without `--only` measures: the soak takes minutes on its own, so it runs when named. */
+export const defaultGroups = groups.filter((group) => group !== 'soak')
 
 /**
  * @typedef {object} BenchOptions
@@ -44,6 +47,11 @@ export const groups = [
  * @property {number} inFlightRequests  2026 requests held in flight at once for the memory-2026 row
  * @property {number} inFlightHoldMs    how long each of them waits in the server
  * @property {number} inFlightRounds    fresh-server rounds for the memory-2026 row
+ * @property {number} soakMinutes       how long the soak's load runs after its warm-up
+ * @property {number} soakWarmupSeconds load before the first memory sample
+ * @property {number} soakIntervalSeconds  between memory samples
+ * @property {number} soakRate          mixed operations per second (each 1–5 requests)
+ * @property {number} soakClients       concurrent load clients
  * @property {string[]} only            groups to run
  * @property {string} outputDirectory   where latest.json and latest.md go
  * @property {string | undefined} kitBin  mcp-kit's bin.js (default: the workspace build)
@@ -70,6 +78,9 @@ const presets = {
     inFlightRequests: 1000,
     inFlightHoldMs: 10_000,
     inFlightRounds: 3,
+    soakMinutes: 10,
+    soakWarmupSeconds: 60,
+    soakIntervalSeconds: 5,
   },
   quick: {
     runs: 3,
@@ -90,6 +101,9 @@ const presets = {
     inFlightRequests: 500,
     inFlightHoldMs: 6000,
     inFlightRounds: 1,
+    soakMinutes: 1,
+    soakWarmupSeconds: 15,
+    soakIntervalSeconds: 2,
   },
   smoke: {
     runs: 1,
@@ -110,6 +124,9 @@ const presets = {
     inFlightRequests: 50,
     inFlightHoldMs: 1500,
     inFlightRounds: 1,
+    soakMinutes: 0.1,
+    soakWarmupSeconds: 1,
+    soakIntervalSeconds: 0.5,
   },
 }
 
@@ -144,6 +161,9 @@ export function parseOptions(argv, env = process.env) {
         'Also: --memory-runs N, --put-records N, --scaling-sizes a,b,c, --http-rounds N, --http-seconds S,',
         '      --sessions N, --in-flight-requests N, --in-flight-hold MS, --in-flight-rounds N, --no-warmup;',
         '      each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
+        `Without --only every group but soak runs. --only soak: 10 minutes of mixed load on serve with its`,
+        '      memory sampled; --minutes N (default 10), --soak-warmup S, --soak-interval S, --soak-rate N,',
+        '      --soak-clients N.',
         '',
       ].join('\n'),
     )
@@ -158,7 +178,7 @@ export function parseOptions(argv, env = process.env) {
     ? setting('only')
         .split(',')
         .map((group) => group.trim())
-    : groups
+    : defaultGroups
   for (const group of only) if (!groups.includes(group)) throw new Error(`unknown group ${group}`)
   return {
     mode,
@@ -182,6 +202,11 @@ export function parseOptions(argv, env = process.env) {
     inFlightRequests: numberSetting('in-flight-requests', preset.inFlightRequests),
     inFlightHoldMs: numberSetting('in-flight-hold', preset.inFlightHoldMs),
     inFlightRounds: numberSetting('in-flight-rounds', preset.inFlightRounds),
+    soakMinutes: numberSetting('minutes', preset.soakMinutes),
+    soakWarmupSeconds: numberSetting('soak-warmup', preset.soakWarmupSeconds),
+    soakIntervalSeconds: numberSetting('soak-interval', preset.soakIntervalSeconds),
+    soakRate: numberSetting('soak-rate', 300),
+    soakClients: numberSetting('soak-clients', 8),
     only,
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'bench-results')),
     kitBin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,

@@ -94,3 +94,31 @@ test('one smoke run measures every row and writes well-formed results', async ()
   expect(readFileSync(join(outputDirectory, 'latest.md'), 'utf8')).toContain('| measurement |')
   expect(anchorProcesses()).toEqual([])
 })
+
+test('the soak (named with --only) samples memory under load and reports slopes', async () => {
+  const soakOutput = join(outputDirectory, 'soak')
+  await promisify(execFile)(
+    process.execPath,
+    [join(packageDirectory, 'src', 'main.js'), '--smoke', '--only', 'soak', '--output', soakOutput],
+    { cwd: packageDirectory, maxBuffer: 16 * 1024 * 1024 },
+  )
+  const report = JSON.parse(readFileSync(join(soakOutput, 'latest.json'), 'utf8'))
+  expect(report.summary.failedMeasurements).toBe(0)
+  expect(report.rows.map((row) => row.id)).toEqual(['soak-rss-slope', 'soak-heap-slope', 'soak-rate'])
+  for (const row of report.rows) expect(Number.isFinite(row.kit.median), row.id).toBe(true)
+  const [rss] = report.rows
+  // One sample every half second for six seconds, each with RSS and the heap after a collection.
+  expect(rss.series.length).toBeGreaterThanOrEqual(5)
+  for (const sample of rss.series) {
+    expect(sample.rssKib).toBeGreaterThan(sample.heapKib)
+    expect(sample.heapKib).toBeGreaterThan(1024)
+  }
+  expect(report.rows[2].kit.median).toBeGreaterThan(0)
+})
+
+test('the soak slope is the least-squares slope', async () => {
+  const { slope } = await import('../src/measurements/soak.js')
+  expect(slope([0, 1, 2, 3], [10, 12, 14, 16])).toBeCloseTo(2, 10)
+  expect(slope([0, 1, 2], [5, 9, 5])).toBeCloseTo(0, 10)
+  expect(Number.isNaN(slope([1], [1]))).toBe(true)
+})

@@ -280,7 +280,7 @@ function waitCalls(url, sockets, ms) {
  * @param {string} file
  * @returns {Promise<NodeJS.MemoryUsage>}
  */
-async function probeMemory(pid, file) {
+export async function probeMemory(pid, file) {
   rmSync(file, { force: true })
   process.kill(pid, 'SIGUSR2')
   const deadline = Date.now() + 10_000
