@@ -18,7 +18,7 @@ describe('mcp-kit', () => {
   it('--help lists every command and the exit codes', async () => {
     const result = await runCli(['--help'])
     expect(result.code).toBe(0)
-    for (const command of ['inspect', 'cat', 'head', 'tail', 'put', 'serve'])
+    for (const command of ['inspect', 'cat', 'head', 'tail', 'put', 'shell', 'serve', 'completion'])
       expect(result.stdout).toMatch(new RegExp(`mcp-kit ${command}`))
     expect(result.stdout).toContain('Exit codes: 0 ok, 1 tool or server error, 2 usage')
   })
@@ -33,7 +33,14 @@ describe('mcp-kit', () => {
   })
 
   it('--help and --version load neither the MCP SDK, ajv nor undici', async () => {
-    for (const flags of [['--help'], ['--version'], ['inspect', '--help'], ['put', '--help']]) {
+    for (const flags of [
+      ['--help'],
+      ['--version'],
+      ['inspect', '--help'],
+      ['put', '--help'],
+      ['shell', '--help'],
+      ['completion', 'bash'],
+    ]) {
       const { code, urls } = await importedModules([binPath, ...flags])
       expect(code, flags.join(' ')).toBe(0)
       expect(

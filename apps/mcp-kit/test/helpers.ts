@@ -10,6 +10,12 @@ import { processRunning } from '@mcp-kit/client'
 
 export const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 
+/**
+ * Each test file's own cache directory (era verdicts, discovery caches): test files run in
+ * parallel, and one file's remembered verdicts must not change what another file sees.
+ */
+export const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-kit-test-cache-'))
+
 export interface CliResult {
   code: number | null
   signal: NodeJS.Signals | null
@@ -33,7 +39,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binPath, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -49,6 +55,24 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     child.stdin.on('error', () => {})
     child.stdin.end(options.input ?? '')
     options.onSpawn?.(child)
+  })
+}
+
+/**
+ * Runs the CLI with `home` as HOME and config directory (no MCP_KIT_HOME), in `cwd`: profiles a
+ * test saves land there and nowhere else.
+ */
+export function runCliAtHome(home: string, cwd: string, args: string[], options: CliOptions = {}) {
+  return runCli(args, {
+    cwd,
+    ...options,
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      MCP_KIT_HOME: undefined,
+      APPDATA: undefined,
+      ...options.env,
+    },
   })
 }
 
@@ -111,7 +135,7 @@ export interface Serving {
 /** Starts `mcp-kit serve …` and resolves once it prints its URL. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Serving> {
   const child = spawn(process.execPath, [binPath, 'serve', ...args], {
-    env: { ...process.env, NO_COLOR: '1', MCP_KIT_TOKEN: '', ...env },
+    env: { ...process.env, NO_COLOR: '1', MCP_KIT_TOKEN: '', XDG_CACHE_HOME: cacheHome, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   started.add(child)

@@ -68,6 +68,23 @@ describe('a hostile server on a terminal', () => {
     expect(screen).toMatch(/x{70}\\x1b\[2J…/)
   })
 
+  it('inspect of one tool: its name, description, parameters, allowed values and example line are shown escaped', async () => {
+    const described = await onTerminal(['inspect', `${server}?tool=describe`])
+    expect(described.code).toBe(0)
+    expectNothingLive(described.screen)
+    expect(described.screen).toMatch(/\u001b\[1m/) // colour was on
+    expect(described.screen).toContain('evil \\x1b[2J') // the server's name
+    expect(described.screen).toContain('A tool \\x1b[2J')
+    expect(described.screen).toContain('param \\x1b[2J')
+    expect(described.screen).toContain('A parameter \\x1b[2J')
+    expect(described.screen).toContain('one of: "a \\u001b[2J') // an enum value, as JSON
+    expect(described.screen).not.toContain('…') // nothing cut short
+    const named = await onTerminal(['inspect', server, '--tool', 'evil\u001b[2Jname\u009b'])
+    expect(named.code).toBe(0)
+    expectNothingLive(named.screen)
+    expect(named.screen).toContain('evil\\x1b[2Jname\\u009b')
+  })
+
   it('cat: a tool error text and a JSON-RPC error message', async () => {
     const toolError = await onTerminal(['cat', `${server}?tool=fail`])
     expect(toolError.code).toBe(1)

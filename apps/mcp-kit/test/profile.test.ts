@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type CliOptions, records, runCli } from './helpers.js'
+import { type CliOptions, records, runCliAtHome } from './helpers.js'
 
 let base: string
 let home: string
@@ -14,17 +14,7 @@ let project: string
 let variantFile: string
 
 function cli(args: string[], options: CliOptions = {}) {
-  return runCli(args, {
-    cwd: project,
-    ...options,
-    env: {
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      MCP_KIT_HOME: undefined,
-      APPDATA: undefined,
-      ...options.env,
-    },
-  })
+  return runCliAtHome(home, project, args, options)
 }
 
 function setVariant(variant: string): void {

@@ -3,12 +3,13 @@
 // with exit 6 when nothing can answer, and asked on a real terminal (tmux); `watch` printing a
 // list change when the served registry adds a tool at runtime.
 
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { binPath, records, runCli } from './helpers.js'
+import { openTerminal } from './terminal.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-eras-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
@@ -106,19 +107,18 @@ describe.each(eras)('MCP %s', (version, protocol) => {
 })
 
 test('on a terminal, the question is asked (tmux)', async () => {
-  const session = `mcp-kit-${process.pid}`
   const command = `node ${binPath} cat '${stdioReference}&tool=delete_note&id=n7'; echo "exit=$?"; sleep 30`
-  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '50', command])
-  const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' })
+  const terminal = openTerminal(command)
   try {
-    await expect.poll(screen, { timeout: 15_000 }).toMatch(/confirm \(boolean, required\)/)
-    expect(screen()).toMatch(/the server asks: Delete note n7\?/)
-    execFileSync('tmux', ['send-keys', '-t', session, 'true', 'Enter'])
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/Send this answer\?/)
-    execFileSync('tmux', ['send-keys', '-t', session, 'Enter'])
-    await expect.poll(screen, { timeout: 10_000 }).toMatch(/exit=0/)
-    expect(screen()).toMatch(/\{"type":"text","text":"deleted n7"\}/)
+    await expect.poll(terminal.screen, { timeout: 15_000 }).toMatch(/confirm \(boolean, required\)/)
+    expect(terminal.screen()).toMatch(/the server asks: Delete note n7\?/)
+    terminal.type('true')
+    terminal.press('Enter')
+    await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/Send this answer\?/)
+    terminal.press('Enter')
+    await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/exit=0/)
+    expect(terminal.screen()).toMatch(/\{"type":"text","text":"deleted n7"\}/)
   } finally {
-    execFileSync('tmux', ['kill-session', '-t', session])
+    terminal.close()
   }
 })

@@ -15,8 +15,8 @@ import { HttpStatusError } from './http/streamable-http.js'
 import {
   createSseTransport,
   createStreamableHttpTransport,
+  defaultFetch,
   shouldFallBackToSse,
-  undiciFetch,
 } from './http-transport.js'
 import { answerInput, capabilitiesOf, type InputHandler } from './input.js'
 import { type Negotiated, negotiate, ProbeEndedServer, type ProtocolChoice } from './negotiate.js'
@@ -252,6 +252,21 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
         passEnv: options.passEnv,
         set: { ...server.env, ...options.env },
       })
+      // What the first start printed, so that a second start repeating it is not shown twice.
+      const firstStderr: string[] = []
+      let repeated = 0
+      let relaunched = false
+      const onStderr =
+        options.onStderr === undefined
+          ? undefined
+          : (line: string) => {
+              if (!relaunched) firstStderr.push(line)
+              else if (repeated < firstStderr.length && firstStderr[repeated] === line) {
+                repeated += 1
+                return
+              } else repeated = firstStderr.length
+              options.onStderr?.(line)
+            }
       const launch = (): Attempt => {
         const transport = new ProcessTransport({
           command: server.command,
@@ -262,7 +277,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           maxMessageBytes: options.maxMessageBytes,
           shutdownGraceMs: options.shutdownGraceMs,
           watchdog: options.watchdog,
-          onStderr: options.onStderr,
+          onStderr,
           onDiagnostic: options.onDiagnostic,
         })
         // Spawn now; the rest of the client loads while the server boots. Failures surface from start().
@@ -280,6 +295,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
         )
         await attempt.transport.close().catch(() => {})
         eraCache.set(server, 'legacy')
+        relaunched = true
         attempt = launch()
         connected = await initialize(
           attempt,
@@ -296,7 +312,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
     } else {
       const headers = { ...server.headers, ...options.headers }
       if (options.bearerToken) headers.Authorization = `Bearer ${options.bearerToken}`
-      const fetch = options.fetch ?? (await undiciFetch())
+      const fetch = options.fetch ?? (await defaultFetch())
       const staticAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
       const auth =
         options.oauth === undefined || staticAuthorization

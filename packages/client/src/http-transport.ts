@@ -1,7 +1,8 @@
-// The HTTP transports and their fetch: undici with one keep-alive connection pool per process
-// and HTTP_PROXY/HTTPS_PROXY/NO_PROXY honoured, loaded lazily (a stdio session never pays for
-// it). Streamable HTTP is the client's own transport (http/streamable-http.ts); the deprecated
-// HTTP+SSE transport of 2024-11-05 is the SDK's, behind a fetch that bounds each event.
+// The HTTP transports and their fetch: Node's own fetch, or, when a proxy variable is set, undici
+// with one keep-alive connection pool per process and HTTP_PROXY/HTTPS_PROXY/NO_PROXY honoured
+// (Node 20's fetch ignores them), loaded lazily. Streamable HTTP is the client's own transport
+// (http/streamable-http.ts); the deprecated HTTP+SSE transport of 2024-11-05 is the SDK's, behind
+// a fetch that bounds each event.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { MessageTransport } from './connection.js'
@@ -16,6 +17,21 @@ import {
 } from './http/streamable-http.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
+
+/** The variables that route requests through a proxy (NO_PROXY only narrows them). */
+const proxyVariables = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'] as const
+
+/**
+ * The fetch HTTP sessions use: undici's with the proxy agent when a proxy variable is set, else
+ * Node's own, which is already in the runtime: loading the undici package costs every HTTP
+ * command 30–50 ms of start-up (tooling/bench, inspect-2026).
+ */
+export function defaultFetch(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<FetchLike> {
+  if (proxyVariables.some((name) => env[name])) return undiciFetch()
+  return Promise.resolve(((url, init) => globalThis.fetch(url, init)) as FetchLike)
+}
 
 /** undici's fetch bound to one EnvHttpProxyAgent (keep-alive pool, proxy variables). */
 export function undiciFetch(): Promise<FetchLike> {
@@ -43,7 +59,7 @@ export async function createStreamableHttpTransport(
 ): Promise<HttpTransport> {
   return new HttpTransport(new URL(url), {
     headers: options.headers,
-    fetch: options.fetch ?? (await undiciFetch()),
+    fetch: options.fetch ?? (await defaultFetch()),
     maxMessageBytes: options.maxMessageBytes,
     auth: options.auth,
     onDiagnostic: options.onDiagnostic,
@@ -154,7 +170,7 @@ class BoundedSseTransport implements MessageTransport {
 export async function createSseTransport(url: string, options: HttpOptions): Promise<MessageTransport> {
   const [{ SSEClientTransport }, base] = await Promise.all([
     import('@modelcontextprotocol/client'),
-    options.fetch ? Promise.resolve(options.fetch) : undiciFetch(),
+    options.fetch ? Promise.resolve(options.fetch) : defaultFetch(),
   ])
   let bounded: BoundedSseTransport | undefined
   const fetch = eventBoundedFetch(base, options.maxMessageBytes ?? 16 * 1024 * 1024, (error) =>

@@ -51,6 +51,7 @@ export type { ProcessExit, ProcessTransportOptions } from './process-transport.j
 export { formatBytes, ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
 export type {
+  BorrowOptions,
   CacheHint,
   CallOptions,
   ListOptions,

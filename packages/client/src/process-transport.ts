@@ -70,6 +70,12 @@ export class ProcessTransport implements MessageTransport {
   #failure: ClientError | undefined
   #closing: Promise<void> | undefined
   #closedNotified = false
+  /** Set once stdin is ended for shutdown: a request from the server can no longer be answered. */
+  #stdinEnded = false
+  #onStrandedRequest: (method: string) => void = () => {}
+  readonly #strandedRequest = new Promise<string>((resolve) => {
+    this.#onStrandedRequest = resolve
+  })
   #corked = false
   #settle: () => void = () => {}
   readonly #settled = new Promise<void>((resolve) => {
@@ -259,9 +265,16 @@ export class ProcessTransport implements MessageTransport {
       // Learn the server's children before it exits: its exit would orphan them.
       this.#scanTree()
       child.stdin?.end()
-      if (!(await this.#waitForExit(this.#graceMs))) {
+      this.#stdinEnded = true
+      // A server that asks something after its stdin closed (server-everything's roots/list,
+      // 350 ms after initialize) waits for an answer that cannot come instead of exiting: waiting
+      // out the grace period for it would only add that period to every run.
+      const exited = await this.#waitForExit(this.#graceMs, this.#strandedRequest)
+      if (exited !== true) {
         this.#options.onDiagnostic?.(
-          `server did not exit ${this.#graceMs} ms after stdin closed; sending SIGTERM`,
+          typeof exited === 'string'
+            ? `server asked ${exited} after stdin closed, which cannot be answered; sending SIGTERM`
+            : `server did not exit ${this.#graceMs} ms after stdin closed; sending SIGTERM`,
         )
         this.#signal('SIGTERM')
         if (!(await this.#waitForExit(this.#graceMs))) {
@@ -280,14 +293,15 @@ export class ProcessTransport implements MessageTransport {
     this.#notifyClosed()
   }
 
-  async #waitForExit(milliseconds: number): Promise<boolean> {
+  /** true once the server exited, false after `milliseconds`, or what `stop` resolves to first. */
+  async #waitForExit<T = never>(milliseconds: number, stop?: Promise<T>): Promise<boolean | T> {
     if (this.#exit) return true
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), milliseconds)
     })
     const exited = (this.#exited ?? Promise.resolve()).then(() => true as const)
-    const result = await Promise.race([exited, timeout])
+    const result = await Promise.race(stop === undefined ? [exited, timeout] : [exited, timeout, stop])
     clearTimeout(timer)
     return result
   }
@@ -364,6 +378,10 @@ export class ProcessTransport implements MessageTransport {
   }
 
   #deliver(message: JSONRPCMessage): void {
+    if (this.#stdinEnded) {
+      const { method, id } = message as { method?: unknown; id?: unknown }
+      if (typeof method === 'string' && id !== undefined) this.#onStrandedRequest(method)
+    }
     if (!this.#started) this.#early.push(message)
     else this.onmessage?.(message)
   }

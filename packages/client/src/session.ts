@@ -72,6 +72,29 @@ export interface CallOptions {
 /** What `startTool` gives: the result, when the server answered at once, or the task to follow. */
 export type ToolStart = { kind: 'result'; result: CallToolResult } | { kind: 'task'; task: TaskState }
 
+/**
+ * Options of one borrower of a shared session (`Session.borrow`): its own limits, cancellation,
+ * traces and answers to the server's questions. The tools filter stays the session's.
+ */
+export interface BorrowOptions {
+  /** Per-call limit in ms, reset by progress (default: the session's). */
+  callTimeoutMs?: number
+  /** A limit for everything this borrower does, in ms from now (`--max-time`). */
+  totalTimeoutMs?: number
+  /** Aborting cancels this borrower's requests, and only those. */
+  signal?: AbortSignal
+  onTrace?: (entry: TraceEntry) => void
+  redactTraceArguments?: boolean
+  /** Answers 2026-07-28 input rounds of this borrower's requests. */
+  input?: InputHandler
+  onDiagnostic?: (message: string) => void
+  /**
+   * Runs each tools/call, e.g. after waiting for a free call slot of a server that takes one call
+   * at a time; `signal` aborts when the borrower gives up (Ctrl-C, --max-time).
+   */
+  schedule?: <T>(call: () => Promise<T>, signal: AbortSignal) => Promise<T>
+}
+
 export interface SessionOptions {
   callTimeoutMs: number
   /** A deadline for everything the session does (`--max-time`), as an absolute time in ms. */
@@ -83,6 +106,18 @@ export interface SessionOptions {
   /** Answers the server's questions (elicitation, sampling, roots), in both eras. */
   input: InputHandler | undefined
   onDiagnostic: ((message: string) => void) | undefined
+  schedule?: BorrowOptions['schedule']
+}
+
+/** What the borrowers of a session share with it: the server's lists and the watchers of its notifications. */
+interface SharedState {
+  readonly hints: Map<string, CacheHint>
+  tools: Promise<Tool[]> | undefined
+  paramHeaders: ParamHeaderIndex | undefined
+  outputSchemas: Map<string, unknown>
+  readonly watchers: Set<(notification: WatchedNotification) => void>
+  /** Followers of tasks, woken by the server's notices about them (by task id). */
+  readonly taskNotices: Map<string, Set<() => void>>
 }
 
 /** A 2026-07-28 cache hint of a list or discover result. */
@@ -127,18 +162,16 @@ export class Session {
 
   readonly #connection: Connection
   readonly #transport: MessageTransport
+  readonly #details: ConstructorParameters<typeof Session>[2]
   readonly #options: SessionOptions
   readonly #stopWatching: () => void
-  readonly #hints = new Map<string, CacheHint>()
+  readonly #shared: SharedState
+  /** A borrower's own cancellation (undefined for the session itself, which cancels everything). */
+  readonly #borrowed: AbortController | undefined
   #stopReason: ClientError | undefined
-  #tools: Promise<Tool[]> | undefined
-  #paramHeaders: ParamHeaderIndex | undefined
-  #outputSchemas = new Map<string, unknown>()
   #closing: Promise<void> | undefined
-  readonly #watchers = new Set<(notification: WatchedNotification) => void>()
-  /** Aborted when a session limit fires (signal, --max-time): wakes task followers. */
+  /** Aborted when a limit of this session (or borrower) fires: wakes its task followers. */
   readonly #limits = new AbortController()
-  readonly #taskNotices = new Map<string, Set<() => void>>()
 
   constructor(
     connection: Connection,
@@ -150,10 +183,21 @@ export class Session {
       closed: Promise<void>
     },
     options: SessionOptions,
+    shared?: SharedState,
   ) {
     this.#connection = connection
     this.#transport = transport
     this.#options = options
+    this.#borrowed = shared === undefined ? undefined : new AbortController()
+    this.#shared = shared ?? {
+      hints: new Map(),
+      tools: undefined,
+      paramHeaders: undefined,
+      outputSchemas: new Map(),
+      watchers: new Set(),
+      taskNotices: new Map(),
+    }
+    this.#details = details
     this.server = details.server
     this.transportKind = details.transportKind
     this.era = details.negotiated.era
@@ -161,26 +205,54 @@ export class Session {
     this.serverInfo = details.negotiated.serverInfo
     this.capabilities = details.negotiated.capabilities ?? {}
     this.instructions = details.negotiated.instructions
-    if (details.negotiated.cacheHint) this.#hints.set('server/discover', details.negotiated.cacheHint)
+    if (details.negotiated.cacheHint && shared === undefined)
+      this.#shared.hints.set('server/discover', details.negotiated.cacheHint)
     this.closed = details.closed
-    connection.closeReason = () => this.#lostConnection()
+    if (shared === undefined) connection.closeReason = () => this.#lostConnection()
     this.#stopWatching = this.#watchLimits()
+  }
+
+  /**
+   * A view of this session for one of several users of its connection (mcp-kit's warm sessions):
+   * the same server and cached lists, with its own limits, cancellation, traces and question
+   * handler. Its limits and its `close()` cancel only its own requests; closing it leaves the
+   * session open. Requests of different borrowers run side by side.
+   */
+  borrow(options: BorrowOptions = {}): Session {
+    const base = this.#options
+    return new Session(
+      this.#connection,
+      this.#transport,
+      this.#details,
+      {
+        callTimeoutMs: options.callTimeoutMs ?? base.callTimeoutMs,
+        deadline: options.totalTimeoutMs === undefined ? undefined : Date.now() + options.totalTimeoutMs,
+        signal: options.signal,
+        toolFilter: base.toolFilter,
+        onTrace: options.onTrace,
+        redactTraceArguments: options.redactTraceArguments ?? false,
+        input: options.input,
+        onDiagnostic: options.onDiagnostic,
+        schedule: options.schedule,
+      },
+      this.#shared,
+    )
   }
 
   /** The 2026-07-28 cache hints seen so far, by method (`server/discover`, `tools/list`, …). */
   get cacheHints(): ReadonlyMap<string, CacheHint> {
-    return this.#hints
+    return this.#shared.hints
   }
 
   /** Hands a server notification to the session (connect() routes them here). */
   receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === 'notifications/tools/list_changed') this.invalidateTools()
     if (method === 'notifications/tasks' || method === 'notifications/tasks/status') {
-      for (const wake of this.#taskNotices.get(String(params?.taskId)) ?? []) wake()
+      for (const wake of this.#shared.taskNotices.get(String(params?.taskId)) ?? []) wake()
       return
     }
     if (!watchedMethods.has(method)) return
-    for (const watcher of this.#watchers) watcher({ method, params })
+    for (const watcher of this.#shared.watchers) watcher({ method, params })
   }
 
   /**
@@ -194,8 +266,8 @@ export class Session {
   ): Promise<void> {
     const lists = options.lists ?? true
     const resources = [...(options.resources ?? [])]
-    const signal = options.signal ?? this.#options.signal ?? neverAborted
-    this.#watchers.add(onNotification)
+    const signal = this.#withOwn(options.signal ?? this.#options.signal) ?? neverAborted
+    this.#shared.watchers.add(onNotification)
     try {
       if (this.era === 'modern') {
         const notifications: Record<string, unknown> = {}
@@ -228,13 +300,14 @@ export class Session {
         void this.closed.then(resolve)
       })
     } finally {
-      this.#watchers.delete(onNotification)
+      this.#shared.watchers.delete(onNotification)
     }
   }
 
   /** Cancels every call in flight with `reason` (e.g. a question nobody could answer). */
   failPending(reason: ClientError): void {
-    this.#connection.cancelAll(reason)
+    if (this.#borrowed) this.#borrowed.abort(reason)
+    else this.#connection.cancelAll(reason)
   }
 
   /** The server's process, for stdio sessions (pid, exit status, stderr tail). */
@@ -244,8 +317,8 @@ export class Session {
 
   /** Forgets the cached tools list (also done on notifications/tools/list_changed). */
   invalidateTools(): void {
-    this.#tools = undefined
-    this.#paramHeaders = undefined
+    this.#shared.tools = undefined
+    this.#shared.paramHeaders = undefined
   }
 
   /** True when calls mirror x-mcp-header arguments into Mcp-Param headers (2026 over HTTP). */
@@ -256,7 +329,8 @@ export class Session {
   /** All tools (every page), fetched once per session and filtered by the session's tools filter. */
   listTools(): Promise<Tool[]> {
     if (this.#options.toolFilter !== null && this.#options.toolFilter.length === 0) return Promise.resolve([])
-    if (!this.#tools) {
+    const shared = this.#shared
+    if (!shared.tools) {
       const pending = this.#listAll<Tool>('tools/list', 'tools').then(async (listed) => {
         for (const tool of listed) {
           if (typeof tool?.name !== 'string')
@@ -270,19 +344,19 @@ export class Session {
             this.#options.onDiagnostic?.(`tools/list: leaving out tool '${name}': ${problem}`)
           }
           tools = listed.filter((tool) => !index.invalid.has(tool.name))
-          this.#paramHeaders = index
+          shared.paramHeaders = index
         }
-        this.#outputSchemas = new Map(
+        shared.outputSchemas = new Map(
           tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, tool.outputSchema]),
         )
         return filterTools(tools, this.#options.toolFilter)
       })
       pending.catch(() => {
-        if (this.#tools === pending) this.#tools = undefined
+        if (shared.tools === pending) shared.tools = undefined
       })
-      this.#tools = pending
+      shared.tools = pending
     }
-    return this.#tools
+    return shared.tools
   }
 
   /** One tool by name from the cached list, or undefined. */
@@ -326,6 +400,7 @@ export class Session {
       async () => {
         const what = `tools/call '${name}'`
         const started = await this.#startTool(what, name, args, options)
+        // A task runs on the server: following it holds no call slot (`schedule`).
         const result =
           started.kind === 'result' ? started.result : await this.#follow(what, started.task, options)
         requireArray(result, 'content', what)
@@ -404,6 +479,13 @@ export class Session {
 
   /** Closes the session; for stdio, shuts the server down (stdin EOF, SIGTERM, SIGKILL to its group). */
   close(): Promise<void> {
+    if (this.#borrowed) {
+      this.#closing ??= Promise.resolve().then(() => {
+        this.#stopWatching()
+        this.#borrowed?.abort(new ClientError('cancelled', 'the session was closed'))
+      })
+      return this.#closing
+    }
     this.#closing ??= (async () => {
       this.#stopWatching()
       // An HTTP session is ended on the server too (DELETE), so it does not linger until it expires.
@@ -424,7 +506,8 @@ export class Session {
   #watchLimits(): () => void {
     const stop = (reason: ClientError) => {
       this.#stopReason ??= reason
-      this.#connection.cancelAll(reason)
+      if (this.#borrowed) this.#borrowed.abort(reason)
+      else this.#connection.cancelAll(reason)
       this.#limits.abort(reason)
     }
     const signal = this.#options.signal
@@ -461,7 +544,7 @@ export class Session {
         method,
       )
       if (count === 0 && typeof result.ttlMs === 'number') {
-        this.#hints.set(method, {
+        this.#shared.hints.set(method, {
           ttlMs: result.ttlMs,
           scope: typeof result.cacheScope === 'string' ? result.cacheScope : 'private',
         })
@@ -494,7 +577,11 @@ export class Session {
       if (support === 'required' || (support === 'optional' && options.preferTask === true))
         params = { ...params, task: {} }
     }
-    const result = await this.#callTool(what, params, options)
+    const schedule = this.#options.schedule
+    const call = () => this.#callTool(what, params, options)
+    const result = schedule
+      ? await schedule(call, this.#withOwn(options.signal) ?? neverAborted)
+      : await call()
     const task = createdTask(result, this.era)
     if (task !== undefined) return { kind: 'task', task }
     return { kind: 'result', result: result as CallToolResult }
@@ -502,9 +589,11 @@ export class Session {
 
   /** Follows a task with the session's limits; a failed task's error reads like a failed call's. */
   async #follow(what: string, task: TaskState, options: CallOptions): Promise<CallToolResult> {
-    const signals = [this.#limits.signal]
-    if (options.signal !== undefined) signals.push(options.signal)
-    const signal = AbortSignal.any(signals)
+    const signal = this.#withOwn(
+      options.signal === undefined
+        ? this.#limits.signal
+        : AbortSignal.any([this.#limits.signal, options.signal]),
+    ) as AbortSignal
     const link: TaskLink = {
       era: this.era,
       input: this.#options.input,
@@ -542,10 +631,11 @@ export class Session {
    * `subscriptions/listen` for it, 2025-11-25 `notifications/tasks/status` (sent or not).
    */
   #noticesOf(taskId: string, wake: () => void): () => void {
-    let listeners = this.#taskNotices.get(taskId)
+    const notices = this.#shared.taskNotices
+    let listeners = notices.get(taskId)
     if (listeners === undefined) {
       listeners = new Set()
-      this.#taskNotices.set(taskId, listeners)
+      notices.set(taskId, listeners)
     }
     listeners.add(wake)
     const listening = new AbortController()
@@ -561,7 +651,7 @@ export class Session {
     return () => {
       listening.abort()
       listeners.delete(wake)
-      if (listeners.size === 0) this.#taskNotices.delete(taskId)
+      if (listeners.size === 0) notices.delete(taskId)
     }
   }
 
@@ -572,7 +662,7 @@ export class Session {
     const args = params.arguments as Record<string, unknown>
     for (let attempt = 1; ; attempt++) {
       await this.listTools().catch(() => {})
-      const headers = this.#paramHeaders?.headersFor(name, args)
+      const headers = this.#shared.paramHeaders?.headersFor(name, args)
       try {
         return await this.#rounds(what, 'tools/call', params, options, headers)
       } catch (error) {
@@ -597,7 +687,7 @@ export class Session {
       params,
       (round) => this.#request(what, method, round, options, headers),
       this.#options.input,
-      options.signal ?? this.#options.signal ?? neverAborted,
+      this.#withOwn(options.signal ?? this.#options.signal) ?? neverAborted,
     )
   }
 
@@ -615,7 +705,7 @@ export class Session {
       return await this.#connection.request(method, params, {
         timeoutMs,
         onProgress: options.onProgress,
-        signal: options.signal,
+        signal: this.#withOwn(options.signal),
         headers,
       })
     } catch (error) {
@@ -631,7 +721,7 @@ export class Session {
   }
 
   async #checkOutput(name: string, result: CallToolResult, what: string): Promise<void> {
-    const schema = this.#outputSchemas.get(name)
+    const schema = this.#shared.outputSchemas.get(name)
     if (schema === undefined || result.isError) return
     if (!isObject(result.structuredContent)) {
       throw new ClientError(
@@ -694,6 +784,13 @@ export class Session {
       onTrace(entry(false, { code: failure.code, message: failure.message }))
       throw error
     }
+  }
+
+  /** A borrower's requests also end with its own cancellation (one signal for the connection to watch). */
+  #withOwn(signal: AbortSignal | undefined): AbortSignal | undefined {
+    const own = this.#borrowed?.signal
+    if (own === undefined) return signal
+    return signal === undefined ? own : AbortSignal.any([signal, own])
   }
 
   /** Why the connection went away: we closed it, or the server exited (with its last words). */

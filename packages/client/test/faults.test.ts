@@ -165,6 +165,23 @@ describe('shutdown', () => {
     expect(groupAlive(pid)).toBe(false)
   })
 
+  it('a server that asks something after stdin closed gets SIGTERM without waiting out the grace period', async () => {
+    const diagnostics: string[] = []
+    // A grace period longer than the test's timeout: only the request can end the wait in time.
+    const session = await connect(fixture('ignoreEof', '--ask-after-eof'), {
+      protocol: '2025-11-25',
+      shutdownGraceMs: 120_000,
+      onDiagnostic: (message) => diagnostics.push(message),
+    })
+    const pid = session.process!.pid!
+    await session.close()
+    expect(session.process!.exit).toMatchObject({ signal: 'SIGTERM' })
+    expect(diagnostics.join('\n')).toMatch(
+      /asked roots\/list after stdin closed, which cannot be answered; sending SIGTERM/,
+    )
+    expect(groupAlive(pid)).toBe(false)
+  })
+
   it('a server that also ignores SIGTERM gets SIGKILL', async () => {
     const session = await connect(fixture('ignoreEof', '--ignore-sigterm'), { shutdownGraceMs: 300 })
     const pid = session.process!.pid!

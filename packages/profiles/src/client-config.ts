@@ -3,7 +3,7 @@
 // settings, and knowing where those files usually live on Linux, macOS and Windows.
 
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser'
 import { ProfileError } from './errors.js'
 import { isValidName } from './names.js'
@@ -24,6 +24,15 @@ export interface ClientConfig {
   servers: ImportedServer[]
   /** Entries that could not be imported, with the reason. */
   skipped: Array<{ name: string; reason: string }>
+  /** VS Code's `inputs`: the values `${input:ID}` asks the user for, by ID. */
+  inputs: Record<string, ConfigInput>
+}
+
+export interface ConfigInput {
+  description?: string
+  /** Typed without echo: a secret. */
+  password?: boolean
+  default?: string
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -130,7 +139,7 @@ export function parseClientConfig(text: string, file: string, options: { cwd?: s
       { details: { file } },
     )
   }
-  const config: ClientConfig = { file, servers: [], skipped: [] }
+  const config: ClientConfig = { file, servers: [], skipped: [], inputs: configInputs(root) }
   const taken = new Set<string>()
   for (const map of maps) {
     for (const [sourceName, entry] of Object.entries(map)) {
@@ -158,6 +167,98 @@ export function parseClientConfig(text: string, file: string, options: { cwd?: s
     }
   }
   return config
+}
+
+/** VS Code's `inputs` list (in mcp.json, or `mcp.inputs` in settings.json), by id. */
+function configInputs(root: Record<string, unknown>): Record<string, ConfigInput> {
+  const lists = [root.inputs, isRecord(root.mcp) ? root.mcp.inputs : undefined]
+  const inputs: Record<string, ConfigInput> = {}
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue
+    for (const item of list) {
+      if (!isRecord(item) || typeof item.id !== 'string') continue
+      const input: ConfigInput = {}
+      if (typeof item.description === 'string') input.description = item.description
+      if (item.password === true) input.password = true
+      if (typeof item.default === 'string') input.default = item.default
+      Object.defineProperty(inputs, item.id, {
+        value: input,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
+  }
+  return inputs
+}
+
+export interface TranslatedServer {
+  /** The launch settings in profile syntax: `${NAME}` for the environment, inputs filled in where answered. */
+  meta: ProfileMeta
+  /** Each `${input:ID}` and the field it is in (`env.API_KEY`, `headers.Authorization`, `args[2]`, `url`). */
+  inputs: Array<{ field: string; id: string }>
+  /** Variables mcp-kit cannot fill in (`${command:…}`, `${config:…}`), as written. */
+  unsupported: string[]
+}
+
+/**
+ * Rewrites the variables of a client config entry in profile syntax: `${env:NAME}` → `${NAME}`
+ * (VS Code, Cursor); `${NAME}` and `${NAME:-default}` stay (Claude Code writes them as profiles
+ * do); `${userHome}` → `${HOME}`; `${workspaceFolder}` → the folder the config belongs to;
+ * `${input:ID}` → its answer in `inputs` (a literal: `${` in it is escaped), else left for the
+ * caller to ask for.
+ */
+export function translateConfigVariables(
+  meta: ProfileMeta,
+  options: { workspaceFolder: string; inputs?: Readonly<Record<string, string>> },
+): TranslatedServer {
+  const inputs: TranslatedServer['inputs'] = []
+  const unsupported = new Set<string>()
+  // A literal in profile syntax: `${` is written `$${`.
+  const literal = (text: string) => text.replace(/\$\{/g, () => '$${')
+  const folder = literal(options.workspaceFolder)
+  const translate = (text: string, field: string): string =>
+    text.replace(/\$\$\{|\$\{([^}]*)\}/g, (whole, inner: string | undefined) => {
+      if (inner === undefined) return whole
+      const colon = inner.indexOf(':')
+      const kind = colon === -1 ? inner : inner.slice(0, colon)
+      const rest = colon === -1 ? '' : inner.slice(colon + 1)
+      if (kind === 'env' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(rest)) return `\${${rest}}`
+      if (kind === 'input' && rest !== '') {
+        inputs.push({ field, id: rest })
+        const answer =
+          options.inputs && Object.hasOwn(options.inputs, rest) ? options.inputs[rest] : undefined
+        return answer === undefined ? whole : literal(answer)
+      }
+      if (inner === 'userHome') return '${HOME}'
+      if (inner === 'workspaceFolder') return folder
+      if (inner === 'workspaceFolderBasename') return basename(folder)
+      if (inner === 'pathSeparator' || inner === '/') return sep
+      if (/^[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?$/.test(inner)) return whole
+      unsupported.add(whole)
+      return whole
+    })
+  const result: ProfileMeta = { ...meta }
+  for (const field of ['command', 'url', 'cwd'] as const) {
+    const value = meta[field]
+    if (typeof value === 'string') result[field] = translate(value, field)
+  }
+  if (Array.isArray(meta.args)) result.args = meta.args.map((arg, index) => translate(arg, `args[${index}]`))
+  for (const field of ['env', 'headers'] as const) {
+    const record = meta[field]
+    if (!record) continue
+    const translated: Record<string, string> = {}
+    for (const [name, value] of Object.entries(record))
+      translated[name] = translate(value, `${field}.${name}`)
+    result[field] = translated
+  }
+  return { meta: result, inputs, unsupported: [...unsupported] }
+}
+
+/** The folder a project config belongs to: the parent of `.vscode/` or `.cursor/`, else `cwd`. */
+export function workspaceFolderOf(file: string, cwd: string): string {
+  const directory = dirname(resolve(cwd, file))
+  return ['.vscode', '.cursor'].includes(basename(directory)) ? dirname(directory) : resolve(cwd)
 }
 
 export interface ConfigLocation {

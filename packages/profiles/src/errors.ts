@@ -3,7 +3,12 @@
 
 const brand = Symbol.for('mcp-kit.error')
 
-export type ProfileErrorCode = 'invalid_reference' | 'profile_not_found' | 'profile_invalid' | 'missing_env'
+export type ProfileErrorCode =
+  | 'invalid_reference'
+  | 'profile_not_found'
+  | 'profile_invalid'
+  | 'missing_env'
+  | 'missing_secret'
 
 export interface ProfileErrorOptions {
   details?: Record<string, unknown>

@@ -2,7 +2,7 @@
 // back), and launch specs as command lines for people to read — never for a shell to run.
 
 import { needsArgumentEscape } from './query.js'
-import type { Operation, ParsedReference, ReferenceQuery, ServerSpec } from './types.js'
+import type { NakedReference, Operation, ProfileReference, ReferenceQuery, ServerSpec } from './types.js'
 
 function encodeCharacters(text: string, pattern: RegExp): string {
   return text.replace(pattern, (character) => encodeURIComponent(character))
@@ -37,7 +37,7 @@ function operationPairs(operation: Operation, pathTool: boolean): string[] {
   }
 }
 
-function queryString(reference: ParsedReference, pathTool: boolean): string {
+function queryString(reference: NakedReference | ProfileReference, pathTool: boolean): string {
   const query: ReferenceQuery = reference.query
   const pairs = operationPairs(reference.operation, pathTool)
   if (query.command !== undefined) pairs.push(pair('command', query.command))
@@ -50,8 +50,11 @@ function queryString(reference: ParsedReference, pathTool: boolean): string {
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`
 }
 
-/** Prints a parsed reference as a reference string that parses back to the same data. */
-export function formatReference(reference: ParsedReference): string {
+/**
+ * Prints a parsed reference as a reference string that parses back to the same data. (A command
+ * line given after `--` has no reference string; describeServer prints its server.)
+ */
+export function formatReference(reference: NakedReference | ProfileReference): string {
   if (reference.type === 'profile') {
     const tool = reference.tool === undefined ? '' : `/${encodeCharacters(reference.tool, pathSegmentUnsafe)}`
     return `@${encodeCharacters(reference.profile, pathSegmentUnsafe)}${tool}${queryString(reference, reference.tool !== undefined)}`

@@ -10,14 +10,26 @@ export { ProfileError } from './errors.js'
 
 export { describeServer, formatReference } from './format-reference.js'
 export { assertValidName, isValidName } from './names.js'
-export { launchers, parseReference } from './parse-reference.js'
+export { launchers, parseCommandReference, parseReference } from './parse-reference.js'
 export type { ResolvedProfile, ResolvedReference } from './resolve-reference.js'
 export { resolveReference } from './resolve-reference.js'
 
 // Profiles: search paths, loading, listing, writing
 
-export type { ClientConfig, ConfigLocation, ImportedServer } from './client-config.js'
-export { clientConfigLocations, parseClientConfig, profileNameFor } from './client-config.js'
+export type {
+  ClientConfig,
+  ConfigInput,
+  ConfigLocation,
+  ImportedServer,
+  TranslatedServer,
+} from './client-config.js'
+export {
+  clientConfigLocations,
+  parseClientConfig,
+  profileNameFor,
+  translateConfigVariables,
+  workspaceFolderOf,
+} from './client-config.js'
 export type { ProfileFileSystem } from './file-system.js'
 export { nodeFileSystem } from './file-system.js'
 export { parseJsonFile } from './json-file.js'
@@ -34,10 +46,14 @@ export {
 } from './load-profile.js'
 export type { ProfileRoot, SearchOptions } from './search-paths.js'
 export { profileRoots, projectProfileRoot, userProfileRoot } from './search-paths.js'
+export type { SecretStoreOptions } from './secret-store.js'
+export { readSecrets, secretsPath, writeSecrets } from './secret-store.js'
+export type { SeparatedSecrets, SeparateOptions } from './secrets.js'
+export { isSecretHeader, isSecretName, looksLikeSecret, separateSecrets } from './secrets.js'
 export type { Variables } from './substitute.js'
-export { substituteString, substituteValue } from './substitute.js'
+export { secretKeys, substituteString, substituteValue } from './substitute.js'
 export type { ProfileDocument, WriteOptions } from './write-profile.js'
-export { rewriteProfile, toolFileName, writeProfile } from './write-profile.js'
+export { projectIgnore, rewriteProfile, toolFileName, writeProfile } from './write-profile.js'
 
 // Data shapes
 

@@ -8,7 +8,8 @@ import { parseJsonFile } from './json-file.js'
 import { assertValidName, isValidName } from './names.js'
 import type { Profile, ProfileAuth, ProfileLocation, ProfileMeta, ProfileTool } from './profile-types.js'
 import { type ProfileRoot, profileRoots, type SearchOptions } from './search-paths.js'
-import { substituteValue, type Variables } from './substitute.js'
+import { readSecrets } from './secret-store.js'
+import { secretKeys, substituteValue, type Variables } from './substitute.js'
 import type { SchemaValidationPolicy, ServerSpec } from './types.js'
 
 export interface LoadOptions extends SearchOptions {
@@ -16,6 +17,8 @@ export interface LoadOptions extends SearchOptions {
   variables?: Variables
   /** false: keep `${VAR}` text as written (for listing and showing profiles). Default true. */
   substitute?: boolean
+  /** The secret store `${secret:KEY}` reads (default: secretsPath(env)). */
+  secretsPath?: string
 }
 
 // Stored schemas are data about the server; `${…}` inside them is not ours to expand.
@@ -145,8 +148,28 @@ export async function findProfile(name: string, options: SearchOptions = {}): Pr
   )
 }
 
-function variablesFor(options: LoadOptions): Variables {
-  return { ...(options.env ?? process.env), ...options.variables }
+/**
+ * The environment, the caller's variables, and the secrets `value` refers to (read from the
+ * store only when it refers to any).
+ */
+async function variablesFor(
+  options: LoadOptions,
+  value: unknown,
+  skipKeys: ReadonlySet<string>,
+): Promise<Variables> {
+  const variables: Record<string, string | undefined> = {}
+  for (const [name, item] of Object.entries({ ...(options.env ?? process.env), ...options.variables })) {
+    // Only the store says what a secret is, never an environment variable named like one.
+    if (!name.startsWith('secret:')) variables[name] = item
+  }
+  const wanted = secretKeys(
+    isRecord(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !skipKeys.has(key))) : value,
+  )
+  if (wanted.size > 0) {
+    const secrets = await readSecrets({ env: options.env, fs: options.fs, secretsPath: options.secretsPath })
+    for (const key of wanted) if (Object.hasOwn(secrets, key)) variables[`secret:${key}`] = secrets[key]
+  }
+  return variables
 }
 
 function readMeta(raw: unknown, location: ProfileLocation): ProfileMeta {
@@ -163,7 +186,12 @@ export async function loadProfile(name: string, options: LoadOptions = {}): Prom
   const meta =
     options.substitute === false
       ? raw
-      : substituteValue(raw, variablesFor(options), location.metaPath, metaUnsubstitutedKeys)
+      : substituteValue(
+          raw,
+          await variablesFor(options, raw, metaUnsubstitutedKeys),
+          location.metaPath,
+          metaUnsubstitutedKeys,
+        )
   const policy = meta.schema_validation ?? 'warn'
   if (!policies.includes(policy)) {
     throw invalid(
@@ -274,7 +302,7 @@ export async function loadProfileTool(
   if (options.substitute === false) return entry
   return substituteValue(
     entry,
-    variablesFor(options),
+    await variablesFor(options, entry, unsubstitutedKeys),
     file,
     unsubstitutedKeys,
     profile.location.form === 'directory' ? '' : `tools.${tool}`,

@@ -7,10 +7,10 @@ import { assertValidName } from './names.js'
 import { operationFromQuery } from './operation.js'
 import { decodeComponent, parseQuery } from './query.js'
 import type {
+  CommandReference,
   HttpServerSpec,
   Launcher,
   NakedReference,
-  ParsedReference,
   ProfileReference,
   ReferenceQuery,
   StdioServerSpec,
@@ -26,6 +26,10 @@ const pypiSpecPattern =
   /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9._,-]+\])?(?:(?:===|==|!=|~=|>=|<=|>|<)[A-Za-z0-9.*+!_-]+)?$/
 const executableNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 const controlCharacterPattern = /[\u0000-\u001f\u007f]/
+// What a shell would act on in a program name. No shell runs it, so `node server.js | tee log`
+// given as one word is a mistake, not a pipeline; say so instead of failing to find the program.
+const shellSyntaxPattern = /[\s|&;<>()$`'"*?[\]{}!#~^]/
+const maxCommandWords = 4096
 
 function describeCharacter(character: string): string {
   const names: Record<string, string> = { '\0': 'NUL', '\n': 'newline', '\r': 'carriage return', '\t': 'tab' }
@@ -52,6 +56,56 @@ function refuseLeadingDash(text: string, where: string): void {
       `${where} ${JSON.stringify(text)} starts with '-', which the launcher would read as an option`,
     )
   }
+}
+
+/**
+ * Parses a server's command line given as words (`mcp-kit inspect -- node server.js`) plus the
+ * query that picks the operation (`tool=echo&message=hi`, without `?`). The words reach spawn()
+ * as they are, without a shell; they are checked as the launch schemes' parts are: no control
+ * characters anywhere, and a program that is neither empty, an option (`-e`), nor shell syntax.
+ * Throws `ProfileError` (`invalid_reference`) and nothing else.
+ */
+export function parseCommandReference(words: readonly string[], queryString = ''): CommandReference {
+  if (!Array.isArray(words) || words.some((word) => typeof word !== 'string'))
+    throw new ProfileError('invalid_reference', 'a command line must be a list of strings')
+  const [program, ...args] = words as string[]
+  if (program === undefined || program === '')
+    throw new ProfileError(
+      'invalid_reference',
+      'empty command: give a program after --, as in -- node server.js',
+    )
+  if (words.length > maxCommandWords)
+    throw new ProfileError('invalid_reference', `the command line has more than ${maxCommandWords} words`)
+  const length = words.reduce((sum, word) => sum + word.length, 0)
+  if (length > maxReferenceLength) {
+    throw new ProfileError(
+      'invalid_reference',
+      `the command line is too long (${length} characters; the limit is ${maxReferenceLength})`,
+    )
+  }
+  refuseControlCharacters(program, 'the program')
+  args.forEach((word, index) => {
+    refuseControlCharacters(word, `argument ${index + 1} of the command`)
+  })
+  refuseLeadingDash(program, 'the program')
+  const shell = shellSyntaxPattern.exec(program)
+  if (shell) {
+    throw new ProfileError(
+      'invalid_reference',
+      `the program ${JSON.stringify(program)} contains ${shell[0].trim() === '' ? 'a space' : `'${shell[0]}'`}: no shell runs it, so give the program and each argument as separate words (-- node server.js), with no pipes, redirections, quotes or globs`,
+    )
+  }
+  refuseControlCharacters(queryString, 'the query')
+  const query = parseQuery(queryString)
+  if (query.command !== undefined || query.launchArgs.length > 0) {
+    throw new ProfileError(
+      'invalid_reference',
+      'malformed query: command= and arg= apply to mcp+ schemes; with -- put every argument of the command after it',
+    )
+  }
+  const server: StdioServerSpec = { transport: 'stdio', command: program, args }
+  if (Object.keys(query.env).length > 0) server.env = { ...query.env }
+  return { type: 'command', command: [program, ...args], query, server, operation: operationFromQuery(query) }
 }
 
 function checkLaunchParts(query: ReferenceQuery): void {
@@ -203,7 +257,7 @@ function notAReference(input: string): ProfileError {
 }
 
 /** Parses a server reference. Throws `ProfileError` (`invalid_reference`) and nothing else. */
-export function parseReference(input: string): ParsedReference {
+export function parseReference(input: string): NakedReference | ProfileReference {
   if (typeof input !== 'string')
     throw new ProfileError('invalid_reference', 'a server reference must be a string')
   if (input.length > maxReferenceLength) {

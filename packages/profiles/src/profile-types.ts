@@ -20,6 +20,11 @@ export interface ProfileMeta {
    * servers that rewrite their state on every call lose writes to concurrent calls.
    */
   concurrency?: number
+  /**
+   * Keep the server running in the background after each command, for this long (`"10m"`, `"60s"`,
+   * or seconds), so later commands reuse it (mcp-kit's warm sessions). The CLI's --keep-alive wins.
+   */
+  keepAlive?: string | number
   /** Tools filter: null (or absent) = all, [] = none, names = only those. */
   tools?: string[] | null | Record<string, ProfileTool>
   /** The tools filter in a single-file profile, where `tools` holds the tool definitions. */

@@ -66,6 +66,8 @@ export async function resolveReference(
   // Anything but parsed data goes through the parser, which refuses non-strings with invalid_reference.
   const reference = typeof input === 'object' && input !== null ? input : parseReference(input as string)
   if (reference.type === 'profile') return resolveProfileReference(reference, options)
+  if (reference.type === 'command')
+    return { reference, server: reference.server, operation: reference.operation }
   if (reference.launcher === 'node' || reference.launcher === 'python') {
     const fs = options.fs ?? nodeFileSystem
     const path = resolve(options.cwd ?? process.cwd(), reference.target)

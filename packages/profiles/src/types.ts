@@ -77,7 +77,20 @@ export interface ProfileReference {
   operation: Operation
 }
 
-export type ParsedReference = NakedReference | ProfileReference
+/**
+ * A stdio server given as a command line (`mcp-kit inspect -- node server.js`): the program and
+ * its arguments, run as they are, without a shell. There is no reference string for it.
+ */
+export interface CommandReference {
+  type: 'command'
+  /** The program, then its arguments. */
+  command: string[]
+  query: ReferenceQuery
+  server: StdioServerSpec
+  operation: Operation
+}
+
+export type ParsedReference = NakedReference | ProfileReference | CommandReference
 
 export type SchemaValidationPolicy = 'warn' | 'error' | 'ignore'
 

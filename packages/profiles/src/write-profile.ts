@@ -52,6 +52,30 @@ async function exists(fs: ProfileFileSystem, path: string): Promise<boolean> {
   return (await fs.kind(path)) !== undefined
 }
 
+/**
+ * What a project's `.mcp-kit/.gitignore` keeps out of version control: the project's profiles
+ * are shared, anything of one user or one machine is not.
+ */
+export const projectIgnore = `# Written by mcp-kit. The profiles here are shared with the project; secrets never are:
+# profiles refer to them as \${secret:…}, and each user keeps them in their own secret store.
+# Anything local to one user or machine stays out of version control:
+secrets.json
+credentials.json
+*.local.json
+*.lock
+*.tmp
+.*.tmp-*
+.*.old-*
+`
+
+/** Gives a project root its ignore file, unless it has one (the user's own stays as it is). */
+async function ensureProjectIgnore(fs: ProfileFileSystem, root: string): Promise<void> {
+  const path = join(root, '.gitignore')
+  if ((await fs.kind(path)) !== undefined) return
+  await fs.mkdir(root)
+  await fs.writeFile(path, projectIgnore)
+}
+
 /** Writes a directory-form profile atomically. Refuses to replace one without `force`. */
 export async function writeProfile(
   name: string,
@@ -79,6 +103,7 @@ export async function writeProfile(
     )
   }
   await fs.mkdir(profilesDir)
+  if (options.scope === 'project') await ensureProjectIgnore(fs, options.root)
   const staging = join(profilesDir, `.${name}.tmp-${suffix()}`)
   try {
     await fs.mkdir(staging)

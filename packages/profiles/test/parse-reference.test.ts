@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ProfileError, parseReference } from '../src/index.js'
-
-function codeOf(run: () => unknown): string {
-  try {
-    run()
-  } catch (error) {
-    if (ProfileError.isInstance(error)) return `${error.code}: ${error.message}`
-    throw error
-  }
-  throw new Error('expected a ProfileError')
-}
+import { parseReference } from '../src/index.js'
+import { codeOf } from './code-of.js'
 
 describe('launchers map exactly as in the JN design', () => {
   it('uvx: package/command with command= sub-command', () => {

@@ -10,7 +10,7 @@ import { type Admission, refuseVerdict } from './http-admission.js'
 import { headerValue, refuse, sendError } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { classify, echoableId, type MessageKind, type RequestMessage } from './json-rpc-message.js'
-import type { RpcMessage, RpcRequest } from './protocol/rpc.js'
+import { quotedId, type RpcMessage, type RpcRequest } from './protocol/rpc.js'
 import { claimsModern } from './protocol/server.js'
 import { isLegacyVersion, isModernVersion, legacyVersions } from './protocol/versions.js'
 
@@ -179,7 +179,7 @@ function handleMessage(
         response,
         400,
         rpcCodes.invalidRequest,
-        `Invalid Request: request id ${JSON.stringify(id)} is already in use`,
+        `Invalid Request: request id ${quotedId(id)} is already in use`,
         headers,
         id,
       )

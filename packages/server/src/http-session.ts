@@ -179,6 +179,9 @@ export class HttpSessionTransport implements MessageTransport {
       after = found.after
     }
     response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
+    // Nothing may be written for a while (no priming event before 2025-11-25, nothing new to
+    // replay): the client waits for the response itself until its headers go out.
+    response.flushHeaders()
     if (after === undefined) {
       if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
     } else {

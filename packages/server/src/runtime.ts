@@ -28,7 +28,7 @@ import type {
 import { ServerError } from './errors.js'
 import { isInputRequired } from './protocol/input-required.js'
 import { RequestContext } from './protocol/request-context.js'
-import { RpcFailure } from './protocol/rpc.js'
+import { printable, RpcFailure } from './protocol/rpc.js'
 import type { ResourceTemplateDefinition, ToolDefinition, ToolRegistry } from './registry.js'
 import { createResourceCache, type ResourceCache } from './resource-cache.js'
 import { toCallToolResult, toGetPromptResult, toolErrorResult, toReadResourceResult } from './tool-output.js'
@@ -274,7 +274,9 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     const startedClock = tracing ? performance.now() : 0
     const tool = registry.tools.get(name)
     if (tool === undefined) {
-      const error = new ServerError('tool_not_found', `Unknown tool: ${name}`, { details: { tool: name } })
+      const error = new ServerError('tool_not_found', `Unknown tool: ${printable(name)}`, {
+        details: { tool: name },
+      })
       if (tracing) trace('tool_call', name, args, startedAt, startedClock, error.code, error.message)
       throw error
     }
@@ -344,7 +346,9 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     try {
       const match = registry.findResource(uri)
       if (match === undefined) {
-        throw new ServerError('resource_not_found', `Resource not found: ${uri}`, { details: { uri } })
+        throw new ServerError('resource_not_found', `Resource not found: ${printable(uri)}`, {
+          details: { uri },
+        })
       }
       const resource = match.resource
       const load = async (): Promise<ReadResourceResult> => {
@@ -355,7 +359,7 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
           return toReadResourceResult(output, uri, resource.mimeType)
         } catch (error) {
           if (ServerError.isInstance(error) || mustPropagate(error)) throw error
-          throw new ServerError('server_error', `reading ${uri} failed: ${errorMessage(error)}`, {
+          throw new ServerError('server_error', `reading ${printable(uri)} failed: ${errorMessage(error)}`, {
             cause: error,
           })
         }
@@ -389,7 +393,9 @@ export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = 
     try {
       const prompt = registry.prompts.get(name)
       if (prompt === undefined) {
-        throw new ServerError('prompt_not_found', `Unknown prompt: ${name}`, { details: { prompt: name } })
+        throw new ServerError('prompt_not_found', `Unknown prompt: ${printable(name)}`, {
+          details: { prompt: name },
+        })
       }
       const problems: string[] = []
       for (const argument of prompt.arguments ?? []) {

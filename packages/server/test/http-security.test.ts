@@ -1,6 +1,7 @@
 // The secure defaults of the Streamable HTTP endpoint, over real HTTP on 127.0.0.1.
 import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../src/demo.js'
+import { createToolRegistry } from '../src/registry.js'
 import { accept, initialize, initializeBody, post, rawRequest, serve } from './helpers.js'
 
 function jsonRpcError(text: string): { code: number; message: string } {
@@ -210,6 +211,38 @@ describe('limits and malformed input', () => {
       headers,
     )
     expect((extra.json as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0)
+  })
+
+  test('error messages quote at most 80 characters of what the client sent', async () => {
+    // Found by the fuzzer (tooling/fuzz): an unknown tool's name came back whole in the message,
+    // however long (a 70 kB name, a 70 kB message).
+    const server = await serve(createDemoRegistry())
+    const { headers } = await initialize(server.url)
+    const long = `${'x'.repeat(70_000)}\u001b[2J`
+    const requests = [
+      { method: 'tools/call', params: { name: long, arguments: {} } },
+      { method: 'prompts/get', params: { name: long } },
+      { method: 'resources/read', params: { uri: long } },
+    ]
+    for (const [index, request] of requests.entries()) {
+      const response = await post(server.url, { jsonrpc: '2.0', id: index + 1, ...request }, headers)
+      const error = (response.json as { error: { message: string } }).error
+      expect(error.message).toMatch(/^(Unknown tool|Unknown prompt|Resource not found): x{80}…$/)
+    }
+    // A request id in use: the second request with it is refused, naming the id shortened.
+    const slow = createToolRegistry().tool({
+      name: 'wait',
+      handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
+    })
+    const slowServer = await serve(slow)
+    const session = await initialize(slowServer.url)
+    const call = { jsonrpc: '2.0', id: long, method: 'tools/call', params: { name: 'wait' } }
+    const first = post(slowServer.url, call, session.headers)
+    const second = await post(slowServer.url, call, session.headers)
+    expect((second.json as { error: { message: string } }).error.message).toBe(
+      `Invalid Request: request id "${'x'.repeat(80)}…" is already in use`,
+    )
+    expect((await first).status).toBe(200)
   })
 
   test('wrong media types: 415 for the body, 406 for Accept', async () => {

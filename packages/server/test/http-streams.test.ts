@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry.js'
-import { eventually, initialize, parseEvents, post, sdkClient, serve, sleep } from './helpers.js'
+import { eventually, holdStream, initialize, parseEvents, post, sdkClient, serve, sleep } from './helpers.js'
 
 function streamingRegistry() {
   return createToolRegistry()
@@ -175,6 +175,21 @@ describe('resumable streams (SEP-1699)', () => {
       content: [{ type: 'text', text: 'after the stream was closed' }],
     })
   })
+
+  test('a GET stream answers at once, before any event, in sessions of every revision', async () => {
+    // Found by the fuzzer (tooling/fuzz): a session older than 2025-11-25 gets no priming event,
+    // so its stream's headers waited for the first event or keep-alive; a client waiting for
+    // the response (fetch) hung that long. Keep-alives every minute here: the headers must not
+    // need one.
+    const server = await serve(streamingRegistry(), { keepAliveMs: 60_000 })
+    for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+      const { headers } = await initialize(server.url, version)
+      const held = await holdStream(server.url, headers)
+      expect(held.response.headers['content-type']).toBe('text/event-stream')
+      held.close()
+      await held.ended
+    }
+  }, 10_000)
 
   test('an unknown Last-Event-ID gets 400; GET needs a session and Accept: text/event-stream', async () => {
     const server = await serve(streamingRegistry())

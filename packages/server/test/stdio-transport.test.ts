@@ -46,6 +46,31 @@ test('delivers valid messages, answers bad lines and malformed requests', async 
   ])
 })
 
+test('a line may arrive in any number of chunks, and one chunk may hold many lines', async () => {
+  const input = new PassThrough()
+  const transport = new StdioLineTransport(input, new PassThrough())
+  const delivered: unknown[] = []
+  transport.onmessage = (message) => delivered.push(message)
+  await transport.start()
+  const long = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { message: 'x'.repeat(300_000) } },
+  }
+  const text = `${JSON.stringify(long)}\r\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,`
+  // 1,000-byte chunks: the long line spans hundreds of them; the last chunk ends two lines and starts a third.
+  for (let start = 0; start < text.length; start += 1000) input.write(text.slice(start, start + 1000))
+  input.write('"method":"ping"}\n')
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(delivered).toEqual([
+    long,
+    { jsonrpc: '2.0', id: 2, method: 'ping' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+  ])
+  await transport.close()
+})
+
 test('envelopeProblem', () => {
   expect(envelopeProblem({ jsonrpc: '2.0', id: 1, result: {} })).toBeUndefined()
   expect(envelopeProblem({ jsonrpc: '2.0', id: 1, result: {}, error: {} })).toBe(

@@ -1,6 +1,8 @@
 // What every measurement needs: which mcp-kit build to run, the anchors' scripts, the servers from
 // @mcp-kit/fixtures, and one environment (with a throwaway HOME, which the Inspector writes to)
-// shared by every command so no side gets a different setup.
+// shared by every command so no side gets a different setup. mcp-kit's era verdicts (which
+// protocol a server speaks) are kept in that HOME too, so a run of the bench starts with none and
+// a user's own cache never decides a figure.
 
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -11,7 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { fixtureServers, inspectorCli, node22Path, npmServers } from '@mcp-kit/fixtures'
 
 const require = createRequire(import.meta.url)
-const anchorsDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'anchors')
+const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
+const anchorsDirectory = join(packageDirectory, 'anchors')
 
 /**
  * @param {import('./options.js').BenchOptions} options
@@ -20,7 +23,7 @@ export function createContext(options) {
   const kitBin = options.kitBin ?? join(dirname(require.resolve('mcp-kit/package.json')), 'dist', 'bin.js')
   const kitManifest = JSON.parse(readFileSync(join(dirname(kitBin), '..', 'package.json'), 'utf8'))
   const home = mkdtempSync(join(tmpdir(), 'mcp-kit-bench-home-'))
-  const env = { ...process.env, HOME: home, NO_COLOR: '1' }
+  const env = { ...process.env, HOME: home, NO_COLOR: '1', MCP_KIT_CACHE_DIR: join(home, 'cache') }
   // pnpm and turbo put their own variables in the environment; the commands must not see a
   // different environment from what a user's shell gives them.
   for (const name of Object.keys(env))
@@ -38,8 +41,16 @@ export function createContext(options) {
       sdkCallLoop: join(anchorsDirectory, 'sdk-call-loop.js'),
       sdkHttpServer: join(anchorsDirectory, 'sdk-http-server.js'),
       bareHttpServer: join(anchorsDirectory, 'bare-http-server.js'),
+      sdkV2Inspect: join(anchorsDirectory, 'sdk-v2-inspect.js'),
+      sdkV2HttpServer: join(anchorsDirectory, 'sdk-v2-http-server.js'),
     },
-    servers: { basic: fixtureServers.basic, everything: npmServers.everything },
+    servers: {
+      basic: fixtureServers.basic,
+      everything: npmServers.everything,
+      /** The registry module `mcp-kit serve` runs in the 2026-07-28 rows. */
+      benchRegistry: join(packageDirectory, 'servers', 'bench-registry.js'),
+    },
+    home,
     inspectorCli,
     /** Removes the throwaway HOME. */
     dispose() {

@@ -92,31 +92,46 @@ export async function checkEcho(session) {
  * @param {Session} session
  * @param {{ connections: number, seconds: number }} settings
  */
-export async function loadEcho(session, { connections, seconds }) {
+export function loadEcho(session, { connections, seconds }) {
+  return driveLoad({
+    url: session.url,
+    connections,
+    seconds,
+    headers: sessionHeaders(session),
+    body: (id) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message: 'hello' } },
+      }),
+  })
+}
+
+/**
+ * POSTs with autocannon: a fixed number of connections, one request at a time on each, for a
+ * fixed time; `body(id)` makes each request's body (every request its own JSON-RPC id). Any
+ * non-2xx answer or error fails the load.
+ * @param {{ url: string, connections: number, seconds: number, headers: Record<string, string>,
+ *   body: (id: number) => string }} settings
+ */
+export async function driveLoad({ url, connections, seconds, headers, body }) {
   let nextId = 1000
   /** @type {number[]} */
   const latencies = []
   const result = await new Promise((resolve, reject) => {
     const instance = autocannon(
       {
-        url: session.url,
+        url,
         connections,
         duration: seconds,
         pipelining: 1,
         method: 'POST',
-        headers: sessionHeaders(session),
+        headers,
         requests: [
           {
             method: 'POST',
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({
-                jsonrpc: '2.0',
-                id: nextId++,
-                method: 'tools/call',
-                params: { name: 'echo', arguments: { message: 'hello' } },
-              }),
-            }),
+            setupRequest: (request) => ({ ...request, body: body(nextId++) }),
           },
         ],
       },
@@ -128,7 +143,7 @@ export async function loadEcho(session, { connections, seconds }) {
   })
   if (result.non2xx > 0 || result.errors > 0 || result.requests.total === 0) {
     throw new Error(
-      `load on ${session.url}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`,
+      `load on ${url}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`,
     )
   }
   latencies.sort((left, right) => left - right)

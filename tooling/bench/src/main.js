@@ -11,9 +11,12 @@ import { measureGateway } from './measurements/gateway.js'
 import { measureHttp, measureSessionMemory } from './measurements/http.js'
 import { measureInspectEverything, measureInspectLocal } from './measurements/inspect.js'
 import { measureInspectMemory } from './measurements/memory.js'
+import { measureHttpModern, measureInspectModern, measureMemoryModern } from './measurements/modern.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
+import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
+import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
 import { failedRow } from './rows.js'
 import { killLiveGroups } from './run-process.js'
@@ -29,12 +32,17 @@ const measurements = [
   ['start', 'CLI start', measureStart],
   ['inspect', 'inspect of local servers', measureInspectLocal],
   ['everything', 'inspect of server-everything', measureInspectEverything],
+  ['inspect-2026', 'inspect of an SDK v2 server (2026-07-28)', measureInspectModern],
   ['put', 'put of echo calls', measurePut],
   ['http', 'HTTP throughput and latency', measureHttp],
+  ['http-2026', '2026-07-28 stateless tools/call throughput', measureHttpModern],
   ['memory', 'peak RSS of inspect', measureInspectMemory],
   ['memory', 'memory per idle HTTP session', measureSessionMemory],
+  ['memory-2026', 'memory per 2026 request in flight', measureMemoryModern],
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
+  ['warm', 'warm sessions (--keep-alive)', measureWarm],
+  ['soak', 'soak: mixed load on serve, memory over time', measureSoak],
 ]
 
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {

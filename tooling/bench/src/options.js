@@ -8,7 +8,23 @@ import { fileURLToPath } from 'node:url'
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Measurement groups, in table order; `--only` takes a comma-separated subset. */
-export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory', 'scaling', 'gateway']
+export const groups = [
+  'start',
+  'inspect',
+  'everything',
+  'inspect-2026',
+  'put',
+  'http',
+  'http-2026',
+  'memory',
+  'memory-2026',
+  'scaling',
+  'gateway',
+  'warm',
+  'soak',
+]
+/** What a run without `--only` measures: the soak takes minutes on its own, so it runs when named. */
+export const defaultGroups = groups.filter((group) => group !== 'soak')
 
 /**
  * @typedef {object} BenchOptions
@@ -28,6 +44,14 @@ export const groups = ['start', 'inspect', 'everything', 'put', 'http', 'memory'
  * @property {number} latencyRounds     fresh-server rounds for the latency rows
  * @property {number} sessions          idle sessions opened for the memory-per-session row
  * @property {number} sessionRounds     fresh-server rounds for the memory-per-session row
+ * @property {number} inFlightRequests  2026 requests held in flight at once for the memory-2026 row
+ * @property {number} inFlightHoldMs    how long each of them waits in the server
+ * @property {number} inFlightRounds    fresh-server rounds for the memory-2026 row
+ * @property {number} soakMinutes       how long the soak's load runs after its warm-up
+ * @property {number} soakWarmupSeconds load before the first memory sample
+ * @property {number} soakIntervalSeconds  between memory samples
+ * @property {number} soakRate          mixed operations per second (each 1–5 requests)
+ * @property {number} soakClients       concurrent load clients
  * @property {string[]} only            groups to run
  * @property {string} outputDirectory   where latest.json and latest.md go
  * @property {string | undefined} kitBin  mcp-kit's bin.js (default: the workspace build)
@@ -51,6 +75,12 @@ const presets = {
     latencyRounds: 3,
     sessions: 1000,
     sessionRounds: 3,
+    inFlightRequests: 1000,
+    inFlightHoldMs: 10_000,
+    inFlightRounds: 3,
+    soakMinutes: 10,
+    soakWarmupSeconds: 60,
+    soakIntervalSeconds: 5,
   },
   quick: {
     runs: 3,
@@ -68,6 +98,12 @@ const presets = {
     latencyRounds: 1,
     sessions: 1000,
     sessionRounds: 1,
+    inFlightRequests: 500,
+    inFlightHoldMs: 6000,
+    inFlightRounds: 1,
+    soakMinutes: 1,
+    soakWarmupSeconds: 15,
+    soakIntervalSeconds: 2,
   },
   smoke: {
     runs: 1,
@@ -85,6 +121,12 @@ const presets = {
     latencyRounds: 1,
     sessions: 20,
     sessionRounds: 1,
+    inFlightRequests: 50,
+    inFlightHoldMs: 1500,
+    inFlightRounds: 1,
+    soakMinutes: 0.1,
+    soakWarmupSeconds: 1,
+    soakIntervalSeconds: 0.5,
   },
 }
 
@@ -117,7 +159,11 @@ export function parseOptions(argv, env = process.env) {
         '                  [--mcp-kit path/to/bin.js --label "what that build is"]',
         `Groups: ${groups.join(', ')}`,
         'Also: --memory-runs N, --put-records N, --scaling-sizes a,b,c, --http-rounds N, --http-seconds S,',
-        '      --sessions N, --no-warmup; each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
+        '      --sessions N, --in-flight-requests N, --in-flight-hold MS, --in-flight-rounds N, --no-warmup;',
+        '      each flag also reads MCP_KIT_BENCH_<FLAG> (e.g. MCP_KIT_BENCH_RUNS=20).',
+        `Without --only every group but soak runs. --only soak: 10 minutes of mixed load on serve with its`,
+        '      memory sampled; --minutes N (default 10), --soak-warmup S, --soak-interval S, --soak-rate N,',
+        '      --soak-clients N.',
         '',
       ].join('\n'),
     )
@@ -132,7 +178,7 @@ export function parseOptions(argv, env = process.env) {
     ? setting('only')
         .split(',')
         .map((group) => group.trim())
-    : groups
+    : defaultGroups
   for (const group of only) if (!groups.includes(group)) throw new Error(`unknown group ${group}`)
   return {
     mode,
@@ -153,6 +199,14 @@ export function parseOptions(argv, env = process.env) {
     latencyRounds: numberSetting('latency-rounds', preset.latencyRounds),
     sessions: numberSetting('sessions', preset.sessions),
     sessionRounds: numberSetting('session-rounds', preset.sessionRounds),
+    inFlightRequests: numberSetting('in-flight-requests', preset.inFlightRequests),
+    inFlightHoldMs: numberSetting('in-flight-hold', preset.inFlightHoldMs),
+    inFlightRounds: numberSetting('in-flight-rounds', preset.inFlightRounds),
+    soakMinutes: numberSetting('minutes', preset.soakMinutes),
+    soakWarmupSeconds: numberSetting('soak-warmup', preset.soakWarmupSeconds),
+    soakIntervalSeconds: numberSetting('soak-interval', preset.soakIntervalSeconds),
+    soakRate: numberSetting('soak-rate', 300),
+    soakClients: numberSetting('soak-clients', 8),
     only,
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'bench-results')),
     kitBin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,

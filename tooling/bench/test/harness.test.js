@@ -19,7 +19,9 @@ const expectedRows = [
   'inspect-basic',
   'everything-inspector',
   'everything-sdk',
+  'everything-sdk-first-run',
   'everything-sdk-vs-inspector',
+  'inspect-2026-sdk-v2',
   'put-demo',
   'put-basic',
   'http-sdk',
@@ -32,6 +34,11 @@ const expectedRows = [
   'memory-inspect-demo',
   'memory-inspect-everything',
   'memory-session',
+  'http-2026-throughput',
+  'http-2026-latency-p50',
+  'http-2026-latency-p99',
+  'http-2026-peak-rss',
+  'memory-2026-in-flight',
   'scaling-10',
   'scaling-50',
   'scaling-100',
@@ -43,11 +50,14 @@ const expectedRows = [
   'gateway-stdio-p50',
   'gateway-stdio-p99',
   'gateway-memory-upstream',
+  'warm-node',
+  'warm-mcpc',
+  'warm-cold',
 ]
 
-/** Command lines of live processes running one of the bench's anchors. */
+/** Command lines of live processes running one of the bench's anchors or servers. */
 function anchorProcesses() {
-  const anchors = join(packageDirectory, 'anchors')
+  const directories = ['anchors', 'servers'].map((name) => join(packageDirectory, name))
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map((pid) => {
@@ -57,7 +67,7 @@ function anchorProcesses() {
         return ''
       }
     })
-    .filter((commandLine) => commandLine.includes(anchors))
+    .filter((commandLine) => directories.some((directory) => commandLine.includes(directory)))
 }
 
 test('one smoke run measures every row and writes well-formed results', async () => {
@@ -83,4 +93,32 @@ test('one smoke run measures every row and writes well-formed results', async ()
   }
   expect(readFileSync(join(outputDirectory, 'latest.md'), 'utf8')).toContain('| measurement |')
   expect(anchorProcesses()).toEqual([])
+})
+
+test('the soak (named with --only) samples memory under load and reports slopes', async () => {
+  const soakOutput = join(outputDirectory, 'soak')
+  await promisify(execFile)(
+    process.execPath,
+    [join(packageDirectory, 'src', 'main.js'), '--smoke', '--only', 'soak', '--output', soakOutput],
+    { cwd: packageDirectory, maxBuffer: 16 * 1024 * 1024 },
+  )
+  const report = JSON.parse(readFileSync(join(soakOutput, 'latest.json'), 'utf8'))
+  expect(report.summary.failedMeasurements).toBe(0)
+  expect(report.rows.map((row) => row.id)).toEqual(['soak-rss-slope', 'soak-heap-slope', 'soak-rate'])
+  for (const row of report.rows) expect(Number.isFinite(row.kit.median), row.id).toBe(true)
+  const [rss] = report.rows
+  // One sample every half second for six seconds, each with RSS and the heap after a collection.
+  expect(rss.series.length).toBeGreaterThanOrEqual(5)
+  for (const sample of rss.series) {
+    expect(sample.rssKib).toBeGreaterThan(sample.heapKib)
+    expect(sample.heapKib).toBeGreaterThan(1024)
+  }
+  expect(report.rows[2].kit.median).toBeGreaterThan(0)
+})
+
+test('the soak slope is the least-squares slope', async () => {
+  const { slope } = await import('../src/measurements/soak.js')
+  expect(slope([0, 1, 2, 3], [10, 12, 14, 16])).toBeCloseTo(2, 10)
+  expect(slope([0, 1, 2], [5, 9, 5])).toBeCloseTo(0, 10)
+  expect(Number.isNaN(slope([1], [1]))).toBe(true)
 })

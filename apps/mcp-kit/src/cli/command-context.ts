@@ -5,4 +5,6 @@ import type { Io } from './io.js'
 export interface CommandContext {
   io: Io
   result: { exitCode: number }
+  /** The words after `--`: a stdio server's command line, when one was given. */
+  serverCommand?: string[]
 }

@@ -19,6 +19,7 @@ const byErrorCode: Record<string, number> = {
   profile_not_found: exitCodes.usage,
   profile_invalid: exitCodes.usage,
   missing_env: exitCodes.usage,
+  missing_secret: exitCodes.usage,
   invalid_arguments: exitCodes.usage,
   tool_not_found: exitCodes.usage,
   usage: exitCodes.usage,

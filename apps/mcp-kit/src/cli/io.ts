@@ -2,6 +2,24 @@
 // instead of touching `process` so tests can run them in-process.
 
 import type { Readable, Writable } from 'node:stream'
+import type { ConnectOptions, Session } from '@mcp-kit/client'
+import type { ResolvedReference } from '@mcp-kit/profiles'
+
+/** What a command asks of the warm-session daemon: the server it would connect to, and for how long to keep it. */
+export interface WarmRequest {
+  resolved: ResolvedReference
+  /** The command's connect options, as it would connect on its own. */
+  options: ConnectOptions
+  keepAliveMs: number
+  /** Tool calls the command lets the server have at once (put's --concurrency, a profile's `concurrency`, else 1). */
+  concurrency: number
+}
+
+/** The daemon's warm sessions, as one command sees them. */
+export interface WarmSessions {
+  /** A session on the warm server for this launch (started if there is none), for this command only. */
+  open(request: WarmRequest): Promise<Session>
+}
 
 export interface Io {
   stdin: Readable
@@ -15,6 +33,8 @@ export interface Io {
   stdoutIsTTY: boolean
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal
+  /** In the warm-session daemon only: where `--keep-alive` sessions come from. */
+  warm?: WarmSessions
 }
 
 export function processIo(signal: AbortSignal): Io {

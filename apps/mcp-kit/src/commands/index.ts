@@ -5,11 +5,40 @@ import * as auth from './auth/command.js'
 import * as cat from './call/cat.js'
 import * as head from './call/head.js'
 import * as tail from './call/tail.js'
+import * as completion from './completion/command.js'
 import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
 import * as serve from './serve/command.js'
+import * as sessions from './sessions/command.js'
+import * as shell from './shell/command.js'
 import * as task from './task/command.js'
 import * as watch from './watch/command.js'
 
-export const commands = [inspect, cat, head, tail, put, task, watch, profile, auth, serve]
+export const commands = [
+  inspect,
+  cat,
+  head,
+  tail,
+  put,
+  task,
+  watch,
+  shell,
+  profile,
+  auth,
+  serve,
+  sessions,
+  completion,
+]
+
+/** The commands that take a stdio server as a command line after `--` (`mcp-kit inspect -- node s.js`). */
+export const commandLineCommands = [
+  'inspect',
+  'cat',
+  'head',
+  'tail',
+  'put',
+  'watch',
+  'profile create',
+  'profile version',
+]

@@ -37,6 +37,12 @@ export const connectionFlags = {
     describe: 'Pass NAME or GLOB* from this environment to a stdio server',
     group: 'Connection:',
   },
+  'keep-alive': {
+    type: 'string',
+    describe:
+      'Keep the server running in the background this long after the command (e.g. 60s, 10m; 0: no), for later commands with the same launch to reuse',
+    group: 'Connection:',
+  },
   'max-message-size': {
     type: 'string',
     describe: 'Largest message accepted from a server, stdio or HTTP (e.g. 16MiB)',
@@ -121,6 +127,7 @@ export interface ConnectionArguments extends InputArguments {
   env?: string[]
   'pass-env'?: string[]
   'max-message-size': string
+  'keep-alive'?: string
   trace?: string
   'trace-redact-args'?: boolean
   verbose?: boolean

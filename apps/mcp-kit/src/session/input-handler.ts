@@ -5,14 +5,12 @@
 // not offered (mcp-kit has no model). Without a terminal, a question the flags cannot answer
 // fails with `input_required` (exit 6) naming the flags that would.
 
-import { openSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
-import { createInterface } from 'node:readline/promises'
-import { ReadStream } from 'node:tty'
 import { pathToFileURL } from 'node:url'
 import type { ElicitRequestParams, ElicitResult, InputHandler } from '@mcp-kit/client'
 import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
+import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
 
 export interface InputArguments {
@@ -53,29 +51,8 @@ export function parseInputFlags(args: InputArguments): {
   return { json, strings }
 }
 
-/** A prompt on the controlling terminal (even when stdin carries data, as for `put`), if there is one. */
-function terminal(io: Io): { ask: Ask; close(): void } | undefined {
-  if (!io.stderrIsTTY) return undefined
-  let input: NodeJS.ReadableStream
-  let owned: ReadStream | undefined
-  if ((io.stdin as NodeJS.ReadStream).isTTY) input = io.stdin
-  else {
-    try {
-      owned = new ReadStream(openSync('/dev/tty', 'r'))
-      input = owned
-    } catch {
-      return undefined
-    }
-  }
-  const lines = createInterface({ input, output: io.stderr, terminal: true })
-  return {
-    ask: (question) => lines.question(question, { signal: io.signal }),
-    close: () => {
-      lines.close()
-      owned?.destroy()
-    },
-  }
-}
+/** Where questions are asked: a prompt and its end (undefined: no terminal to ask on). */
+export type OpenPrompt = () => { ask: Ask; close(): void } | undefined
 
 function describeField(name: string, property: Schema, required: boolean): string {
   const type = typeof property.type === 'string' ? property.type : 'value'
@@ -105,7 +82,15 @@ async function askField(
   }
 }
 
-export function createInputHandler(args: InputArguments, io: Io): InputHandler {
+/**
+ * `openPrompt` asks on the terminal by default; `mcp-kit shell` asks through its own line editor,
+ * which already reads the terminal.
+ */
+export function createInputHandler(
+  args: InputArguments,
+  io: Io,
+  openPrompt: OpenPrompt = () => openTerminalPrompt(io),
+): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
     const absolute = resolve(io.cwd, path)
@@ -132,7 +117,7 @@ export function createInputHandler(args: InputArguments, io: Io): InputHandler {
     }
     Object.assign(values, coerceArguments(fromStrings, schema))
     const missing = () => [...required].filter((name) => values[name] === undefined)
-    const prompt = missing().length > 0 ? terminal(io) : undefined
+    const prompt = missing().length > 0 ? openPrompt() : undefined
     if (prompt !== undefined) {
       try {
         io.stderr.write(`mcp-kit: the server asks: ${sanitizeLine(request.message)}\n`)
@@ -170,7 +155,7 @@ export function createInputHandler(args: InputArguments, io: Io): InputHandler {
   async function visitUrl(request: ElicitRequestParams & { url?: string }): Promise<ElicitResult> {
     const { ClientError } = await import('@mcp-kit/client')
     const url = sanitizeLine(String(request.url ?? ''))
-    const prompt = terminal(io)
+    const prompt = openPrompt()
     if (prompt === undefined) {
       throw new ClientError(
         'input_required',

@@ -2,9 +2,11 @@
 // and --verbose diagnostics become the client's ConnectOptions.
 
 import { appendFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { parseByteSize } from '../cli/byte-size.js'
+import { parseDuration } from '../cli/duration.js'
 import { CliError, isKitError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { diagnostics } from '../output/diagnostics.js'
@@ -93,7 +95,8 @@ export function connectOptions(
     ...extra,
   }
   if (args.trace) {
-    const file = args.trace
+    // Relative to the command's directory (the warm-session daemon runs elsewhere).
+    const file = resolve(io.cwd, args.trace)
     options.onTrace = (entry) => {
       try {
         appendFileSync(file, `${JSON.stringify(entry)}\n`)
@@ -145,13 +148,50 @@ export async function oauthOptions(
   }
 }
 
-/** Connects to a resolved reference's server. */
+/**
+ * Thrown where a command outside the daemon finds it should keep its server alive (a profile's
+ * `keepAlive`): the CLI hands the whole command to the warm-session daemon instead.
+ */
+export class WarmHandoff extends Error {
+  override readonly name = 'WarmHandoff'
+}
+
+/** How long to keep the server after the command: `--keep-alive` (0: not at all), else the profile's `keepAlive`. */
+export function keepAliveOf(resolved: ResolvedReference, args: ConnectionArguments): number | undefined {
+  const flag = args['keep-alive']
+  if (flag !== undefined) {
+    const milliseconds = parseDuration(flag)
+    if (milliseconds === undefined)
+      throw new CliError(
+        'usage',
+        `--keep-alive ${JSON.stringify(flag)}: expected a duration like 60s, 10m or 1h`,
+      )
+    return milliseconds === 0 ? undefined : milliseconds
+  }
+  const profile = resolved.profile
+  const value = profile?.meta.keepAlive
+  if (profile === undefined || value === undefined) return undefined
+  const milliseconds =
+    typeof value === 'string' || typeof value === 'number' ? parseDuration(value) : undefined
+  if (milliseconds === undefined) {
+    throw new CliError(
+      'profile_invalid',
+      `${profile.location.metaPath}: 'keepAlive' must be a duration like "60s", "10m" or a number of seconds`,
+      { details: { file: profile.location.metaPath, field: 'keepAlive' } },
+    )
+  }
+  return milliseconds === 0 ? undefined : milliseconds
+}
+
+/** Connects to a resolved reference's server (or, with a keep-alive in the daemon, to its warm session). */
 export async function openSession(
   resolved: ResolvedReference,
   args: ConnectionArguments,
   io: Io,
   extra: Partial<ConnectOptions> = {},
 ): Promise<Session> {
+  const keepAliveMs = keepAliveOf(resolved, args)
+  if (keepAliveMs !== undefined && io.warm === undefined) throw new WarmHandoff()
   const { connect } = await import('@mcp-kit/client')
   const oauth =
     resolved.server.transport === 'http' && extra.oauth === undefined
@@ -174,6 +214,10 @@ export async function openSession(
     )
   }
   try {
+    if (keepAliveMs !== undefined && io.warm !== undefined) {
+      const concurrency = (args as { concurrency?: number }).concurrency ?? resolved.profile?.concurrency ?? 1
+      return await io.warm.open({ resolved, options, keepAliveMs, concurrency })
+    }
     return await connect(resolved.server, options)
   } catch (error) {
     // A profile's command that cannot start: say which profile file holds it.

@@ -1,7 +1,7 @@
 // The arguments of one tool call, assembled from every source on the command line and checked
 // against the tool's schema (fetched with tools/list, which also feeds a profile's schema check).
 
-import type { Session } from '@mcp-kit/client'
+import type { Session, Tool } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
 import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
@@ -48,16 +48,16 @@ export function suggest(name: string, candidates: readonly string[]): string[] {
 }
 
 /**
- * The schema of the tool to call, or tool_not_found with suggestions. The tools list it needs
- * is also what a profile's schema check compares, so that check costs no extra round trip.
+ * The tool of that name (and the whole list), or tool_not_found with suggestions. The tools list
+ * it needs is also what a profile's schema check compares, so that check costs no extra round trip.
  */
-export async function toolSchema(
+export async function findTool(
   session: Session,
   name: string,
   resolved: ResolvedReference,
   io: Io,
   args: ConnectionArguments,
-): Promise<unknown> {
+): Promise<{ tool: Tool; tools: Tool[] }> {
   const tools = await session.listTools()
   await checkProfileSchema(resolved, tools, diagnostics(io, args))
   const tool = tools.find((candidate) => candidate.name === name)
@@ -74,7 +74,7 @@ export async function toolSchema(
       details: { tool: name },
     })
   }
-  return tool.inputSchema
+  return { tool, tools }
 }
 
 /**
@@ -93,7 +93,9 @@ export async function toolCallArguments(
   const validate = args.validate !== false
   const rawStrings = args['raw-strings'] === true
   const schema =
-    validate || !rawStrings ? await toolSchema(session, operation.name, resolved, io, args) : undefined
+    validate || !rawStrings
+      ? (await findTool(session, operation.name, resolved, io, args)).tool.inputSchema
+      : undefined
   const sources = {
     defaults: operation.defaults,
     query: operation.args,

@@ -17,6 +17,7 @@ import {
   invalidParams,
   isObject,
   methodNotFound,
+  quotedId,
   type RequestId,
   RpcFailure,
   type RpcMessage,
@@ -87,7 +88,7 @@ export class LegacySession {
         request.id,
         new RpcFailure(
           rpcCodes.invalidRequest,
-          `Invalid request: id ${JSON.stringify(request.id)} is already in use`,
+          `Invalid request: id ${quotedId(request.id)} is already in use`,
         ),
       )
       return

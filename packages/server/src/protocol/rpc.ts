@@ -67,8 +67,16 @@ export function errorResponse(id: RequestId | null, failure: RpcFailure): RpcErr
   return { jsonrpc: '2.0', id, error }
 }
 
-/** A short, single-line rendering of a client-provided string for an error message. */
+/**
+ * A short, single-line rendering of a client-provided string for an error message: the client
+ * may send megabytes, and error messages and traces must not echo them.
+ */
 export function printable(value: string, limit = 80): string {
   const text = JSON.stringify(value.length > limit ? `${value.slice(0, limit)}…` : value)
   return text.slice(1, -1)
+}
+
+/** A request id for an error message: a number as it is, a string quoted and shortened. */
+export function quotedId(id: RequestId): string {
+  return typeof id === 'string' ? `"${printable(id)}"` : String(id)
 }

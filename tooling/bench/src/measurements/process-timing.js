@@ -14,6 +14,7 @@ export const processesLeftBehind = new Set()
  * @property {string} command
  * @property {string[]} args
  * @property {Buffer | string} [input]
+ * @property {NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv)} [env]  the environment (or a function giving each run's; default: the context's)
  * @property {(stdout: Buffer) => void} [check]  throws when the output shows the run failed
  */
 
@@ -40,7 +41,7 @@ export async function timeCommands(context, commands, { runs, warmup, trackPeakR
           command: command.command,
           args: command.args,
           input: command.input,
-          env: context.env,
+          env: (typeof command.env === 'function' ? command.env() : command.env) ?? context.env,
           trackPeakRss,
         })
         if (!checked.has(command.key)) {

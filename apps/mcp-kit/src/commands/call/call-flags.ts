@@ -3,14 +3,20 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
+import { targetUsage } from '../target-usage.js'
 import type { CallArguments, CallMode } from './run-call.js'
 
 export function callOptions(yargs: Argv) {
   return yargs
     .positional('reference', {
       type: 'string',
-      demandOption: true,
-      describe: 'Server and operation: mcp+npx://pkg?tool=name&key=value, @profile/tool?key=value, …',
+      describe:
+        "Server and operation: mcp+npx://pkg?tool=name&key=value, @profile/tool?key=value, …; or, before -- <program> [args…], a query such as '?tool=echo'",
+    })
+    .option('tool', {
+      type: 'string',
+      describe: 'The tool to call (as tool= in the query)',
+      group: 'Operation:',
     })
     .option('args', {
       type: 'string',
@@ -47,22 +53,47 @@ export function detachOption(yargs: Argv) {
   })
 }
 
-/** The positional `key=value` arguments and examples of cat, head and tail. */
-export function recordCommandOptions(yargs: Argv, mode: CallMode) {
+/** The positional `key=value` arguments, the other operation flags and the examples of cat, head and tail. */
+export function recordCommandOptions(yargs: Argv, mode: CallMode, describe: string) {
   return yargs
+    .usage(targetUsage(mode, '[key=value…]', '[--tool name]', describe))
     .positional('arguments', {
       type: 'string',
       array: true,
       describe: 'Tool or prompt arguments as key=value',
     })
+    .option('resource', { type: 'string', describe: 'A resource URI to read', group: 'Operation:' })
+    .option('prompt', { type: 'string', describe: 'A prompt to get', group: 'Operation:' })
+    .option('list', {
+      choices: ['tools', 'resources', 'templates', 'prompts'] as const,
+      describe: 'List instead of calling',
+      group: 'Operation:',
+    })
     .example(`$0 ${mode} '@demo?tool=echo&message=hi'`, '')
     .example(`$0 ${mode} mcp+node://./server.js?tool=search query=mcp limit=5`, '')
+    .example(
+      `$0 ${mode} --tool search query=mcp limit=5 -- python3 server.py --db ./data`,
+      'any stdio server',
+    )
+    .example(`$0 ${mode} '?tool=search&query=mcp' -- ./server`, 'the same, with a query')
+}
+
+/**
+ * With a command line after `--`, the words before it are key=value arguments (after an
+ * optional `?query`), though yargs fills the reference positional with the first of them.
+ */
+export function commandLinePositionals<Arguments extends CallArguments & CommandContext>(
+  argv: Arguments,
+): Arguments {
+  if (argv.serverCommand === undefined || argv.reference === undefined || argv.reference.startsWith('?'))
+    return argv
+  return { ...argv, reference: undefined, arguments: [argv.reference, ...(argv.arguments ?? [])] }
 }
 
 /** The handler of cat, head and tail: load the runner only when the command runs. */
 export function recordCommandHandler(mode: CallMode) {
   return async (argv: CallArguments & CommandContext): Promise<void> => {
     const { runCall } = await import('./run-call.js')
-    argv.result.exitCode = await runCall(argv, argv.io, mode)
+    argv.result.exitCode = await runCall(commandLinePositionals(argv), argv.io, mode)
   }
 }

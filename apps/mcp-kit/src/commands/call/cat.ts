@@ -3,17 +3,19 @@
 import type { Argv } from 'yargs'
 import { callOptions, detachOption, recordCommandHandler, recordCommandOptions } from './call-flags.js'
 
-export const command = 'cat <reference> [arguments..]'
-export const describe = "Run the reference's operation and print NDJSON records"
+export const command = 'cat [reference] [arguments..]'
+export const describe =
+  'Run an operation on a server (call a tool, read a resource, get a prompt, list) and print NDJSON records'
 
 export function builder(yargs: Argv) {
   return recordCommandOptions(
     detachOption(callOptions(yargs)).option('save', {
       type: 'string',
-      describe: 'Save this (naked) reference as a profile of that name',
+      describe: 'Save this server (a naked reference or a command line) as a profile of that name',
       group: 'Output:',
     }),
     'cat',
+    describe,
   )
 }
 

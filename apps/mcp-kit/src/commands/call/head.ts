@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs'
 import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
 
-export const command = 'head <reference> [arguments..]'
+export const command = 'head [reference] [arguments..]'
 export const describe = 'Print the first N records (the session closes as soon as it has them)'
 
 export function builder(yargs: Argv) {
@@ -15,6 +15,7 @@ export function builder(yargs: Argv) {
       group: 'Output:',
     }),
     'head',
+    describe,
   )
 }
 

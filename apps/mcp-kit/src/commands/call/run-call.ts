@@ -20,12 +20,11 @@ import { createStatus, describeProgress, describeTask, type Status } from '../..
 import { writeJson, writeRecords } from '../../output/write-records.js'
 import { parseJsonArguments, parseKeyValues } from '../../session/call-arguments.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveTarget, type TargetArguments } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
 import { type ArgumentFlags, toolCallArguments } from '../../session/tool-arguments.js'
 
-export interface CallArguments extends ArgumentFlags {
-  reference: string
+export interface CallArguments extends ArgumentFlags, TargetArguments {
   raw?: boolean
   n?: number
   save?: string
@@ -57,7 +56,8 @@ export function requireDetachable(resolved: ResolvedReference, detach: boolean |
     throw new CliError('usage', '--detach needs a tool call (tool=…)')
 }
 
-function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
+/** Prompt arguments are strings on the wire: lists join with commas, other values go as JSON. */
+export function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
   const result: Record<string, string> = {}
   for (const [key, value] of Object.entries(values)) {
     result[key] =
@@ -66,7 +66,7 @@ function stringifyPromptArguments(values: Record<string, unknown>): Record<strin
   return result
 }
 
-interface Outcome {
+export interface Outcome {
   records: Record_[]
   /** Printed as is with --raw. */
   raw?: unknown
@@ -117,47 +117,77 @@ async function runOperation(
     }
     case 'callTool': {
       const { callArguments } = await toolCallArguments(session, operation, resolved, io, args, 'now')
-      const name = operation.name
-      status.update(`calling ${name}…`)
-      const onProgress = (progress: Progress) => status.update(`${name}: ${describeProgress(progress)}`)
-      let result: CallToolResult
-      if (args.detach) {
-        const started = await session.startTool(name, callArguments, { onProgress, preferTask: true })
-        status.clear()
-        if (started.kind === 'task') {
-          say.verbose(`${name}: the server runs the call as task ${started.task.taskId}`)
-          return { records: [{ ...started.task }], raw: started.task, failed: false }
-        }
-        result = started.result
-      } else {
-        let taskId: string | undefined
-        result = await session.callTool(name, callArguments, {
-          onProgress,
-          onTask: (task) => {
-            if (taskId === undefined) say.verbose(`${name}: the server runs the call as task ${task.taskId}`)
-            taskId = task.taskId
-            status.update(`${name}: ${describeTask(task)}`)
-          },
-        })
-      }
-      status.clear()
-      if (result.isError) {
-        return {
-          records: [errorRecord({ code: 'tool_error', message: toolErrorMessage(result) })],
-          raw: result,
-          failed: true,
-        }
-      }
-      return { records: toolResultRecords(result), raw: result, failed: false }
+      return callToolOutcome(session, operation.name, callArguments, status, undefined, {
+        detach: args.detach,
+        say: say.verbose,
+      })
     }
   }
 }
+
+/**
+ * Calls a tool, with its progress (or, when the server runs it as a task, the task's state) on the
+ * status line; a tool's own error is a record too. `detach`: a task is the outcome, not followed.
+ */
+export async function callToolOutcome(
+  session: Session,
+  name: string,
+  callArguments: Record<string, unknown>,
+  status: Status,
+  signal?: AbortSignal,
+  options: { detach?: boolean; say?: (message: string) => void } = {},
+): Promise<Outcome> {
+  status.update(`calling ${name}…`)
+  const onProgress = (progress: Progress) => status.update(`${name}: ${describeProgress(progress)}`)
+  const became = (taskId: string) => options.say?.(`${name}: the server runs the call as task ${taskId}`)
+  let result: CallToolResult
+  try {
+    if (options.detach) {
+      const started = await session.startTool(name, callArguments, { onProgress, preferTask: true, signal })
+      if (started.kind === 'task') {
+        became(started.task.taskId)
+        return { records: [{ ...started.task }], raw: started.task, failed: false }
+      }
+      result = started.result
+    } else {
+      let taskId: string | undefined
+      result = await session.callTool(name, callArguments, {
+        onProgress,
+        signal,
+        onTask: (task) => {
+          if (taskId === undefined) became(task.taskId)
+          taskId = task.taskId
+          status.update(`${name}: ${describeTask(task)}`)
+        },
+      })
+    }
+  } finally {
+    status.clear()
+  }
+  if (result.isError) {
+    return {
+      records: [errorRecord({ code: 'tool_error', message: toolErrorMessage(result) })],
+      raw: result,
+      failed: true,
+    }
+  }
+  return { records: toolResultRecords(result), raw: result, failed: false }
+}
+
+/** Failures that print a message and no error record: the call never ran (or was interrupted). */
+export const messageOnlyErrors = [
+  'invalid_arguments',
+  'tool_not_found',
+  'usage',
+  'cancelled',
+  'schema_changed',
+]
 
 export async function runCall(args: CallArguments, io: Io, mode: CallMode): Promise<number> {
   const count = args.n ?? 10
   if (mode !== 'cat' && (!Number.isInteger(count) || count < 0))
     throw new CliError('usage', `-n must be a whole number (got ${args.n})`)
-  const resolved = await resolveForCli(args.reference, io)
+  const { resolved, text } = await resolveTarget(args, io)
   requireArgumentsAllowed(resolved.operation, args)
   requireDetachable(resolved, args.detach)
   const status = createStatus(io, args.quiet)
@@ -176,11 +206,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
     } catch (error) {
       status.clear()
       // Before the call (bad arguments, unknown tool): a message only. A failed call: a record too.
-      if (
-        !isKitError(error) ||
-        ['invalid_arguments', 'tool_not_found', 'usage', 'cancelled', 'schema_changed'].includes(error.code)
-      )
-        throw error
+      if (!isKitError(error) || messageOnlyErrors.includes(error.code)) throw error
       await writeRecords(io, [errorRecord(error)])
       if (!args.quiet) writeDiagnostic(io, error.message)
       return exitCodeFor(error.code)
@@ -198,7 +224,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
     }
     if (args.save !== undefined && !outcome.failed) {
       const { saveUsedReference } = await import('../profile/create.js')
-      await saveUsedReference(args.save, resolved, await session.listTools(), args, io, args.reference)
+      await saveUsedReference(args.save, resolved, await session.listTools(), args, io, text)
     }
     if (outcome.failed && !args.quiet) {
       const message = (outcome.records[0]?.error as { message?: string } | undefined)?.message

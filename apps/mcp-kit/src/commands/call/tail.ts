@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs'
 import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
 
-export const command = 'tail <reference> [arguments..]'
+export const command = 'tail [reference] [arguments..]'
 export const describe = 'Print the last N records'
 
 export function builder(yargs: Argv) {
@@ -15,6 +15,7 @@ export function builder(yargs: Argv) {
       group: 'Output:',
     }),
     'tail',
+    describe,
   )
 }
 

@@ -8,17 +8,20 @@ import type { InspectDocument } from './inspect-document.js'
 
 type Schema = Record<string, unknown>
 
-/** A short type for people: string, number, "a"|"b", string[], object, string|null. */
-export function describeType(schema: unknown): string {
+/**
+ * A short type for people: string, number, "a"|"b", string[], object, string|null. Past
+ * `enumLimit` allowed values, the rest is shown as `…`.
+ */
+export function describeType(schema: unknown, enumLimit = 6): string {
   if (typeof schema !== 'object' || schema === null) return 'any'
   const value = schema as Schema
   if (Array.isArray(value.enum)) {
-    const shown = value.enum.slice(0, 6).map((item) => JSON.stringify(item))
-    return value.enum.length > 6 ? `${shown.join('|')}|…` : shown.join('|')
+    const shown = value.enum.slice(0, enumLimit).map((item) => JSON.stringify(item))
+    return value.enum.length > enumLimit ? `${shown.join('|')}|…` : shown.join('|')
   }
   if ('const' in value) return JSON.stringify(value.const)
   const union = (value.anyOf ?? value.oneOf) as unknown[] | undefined
-  if (Array.isArray(union)) return [...new Set(union.map(describeType))].join('|')
+  if (Array.isArray(union)) return [...new Set(union.map((item) => describeType(item, enumLimit)))].join('|')
   if (typeof value.$ref === 'string') return value.$ref.split('/').pop() ?? 'object'
   const types = Array.isArray(value.type)
     ? (value.type as string[])
@@ -27,7 +30,9 @@ export function describeType(schema: unknown): string {
       : []
   if (types.length === 0) return value.properties ? 'object' : 'any'
   return types
-    .map((type) => (type === 'array' ? `${describeType(value.items).replace(/^(.*\|.*)$/, '($1)')}[]` : type))
+    .map((type) =>
+      type === 'array' ? `${describeType(value.items, enumLimit).replace(/^(.*\|.*)$/, '($1)')}[]` : type,
+    )
     .join('|')
 }
 

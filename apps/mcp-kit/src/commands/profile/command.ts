@@ -23,20 +23,23 @@ const format = {
 
 export const command = 'profile <command>'
 export const describe =
-  'Save servers as profiles, and check them against the live server (create, list, info, version, validate, diff, update, import)'
+  'Save servers as profiles, and check them against the live server (create, list, info, version, validate, diff, update, import, secret)'
 
 export function builder(yargs: Argv) {
   return yargs
     .command(
       'create <name>',
-      'Connect to --from <reference>, and save its launch settings and tool schemas as profile <name>',
+      'Connect to --from <reference> (or the command line after --), and save its launch settings and tool schemas as profile <name>',
       (command: Argv) =>
         command
           .positional('name', { type: 'string', demandOption: true })
+          .usage(
+            '$0 profile create <name> --from <reference>\n$0 profile create <name> -- <program> [args…]\n\nConnect to a server and save its launch settings and tool schemas as a profile',
+          )
           .option('from', {
             type: 'string',
-            demandOption: true,
-            describe: 'The reference to save (mcp+npx://…, mcp+http://…, @other)',
+            describe:
+              'The reference to save (mcp+npx://…, mcp+http://…, @other); or give -- <program> [args…]',
           })
           .option('project', {
             type: 'boolean',
@@ -47,6 +50,10 @@ export function builder(yargs: Argv) {
           .example(
             '$0 profile create everything --from mcp+npx://@modelcontextprotocol/server-everything',
             '',
+          )
+          .example(
+            '$0 profile create mine -- python3 server.py --db ./data',
+            'any stdio server (run from here)',
           ),
       run(
         () => import('./create.js'),
@@ -73,10 +80,9 @@ export function builder(yargs: Argv) {
       ),
     )
     .command(
-      'version <reference>',
-      "Print the hash of a server's tool schemas (a profile or a naked reference)",
-      (command: Argv) =>
-        command.positional('reference', { type: 'string', demandOption: true }).options(connectionFlags),
+      'version [reference]',
+      "Print the hash of a server's tool schemas (a profile, a naked reference, or -- <program> [args…])",
+      (command: Argv) => command.positional('reference', { type: 'string' }).options(connectionFlags),
       run(
         () => import('./compare.js'),
         (module) => module.runProfileVersion,
@@ -140,6 +146,40 @@ export function builder(yargs: Argv) {
         () => import('./import.js'),
         (module) => module.runProfileImport,
       ),
+    )
+    .command(
+      'secret <command>',
+      'The secret store profiles refer to as ${secret:KEY} (set, list, remove); values are never printed',
+      (command: Argv) =>
+        command
+          .command(
+            'set <key>',
+            'Store a secret: typed without echo on a terminal, or read from stdin',
+            (sub: Argv) => sub.positional('key', { type: 'string', demandOption: true }),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretSet,
+            ),
+          )
+          .command(
+            'list',
+            'The secrets stored and the profiles that use each (keys only)',
+            (sub: Argv) => sub.option('format', format),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretList,
+            ),
+          )
+          .command(
+            'remove <key>',
+            'Forget a secret',
+            (sub: Argv) => sub.positional('key', { type: 'string', demandOption: true }),
+            run(
+              () => import('./secret.js'),
+              (module) => module.runSecretRemove,
+            ),
+          )
+          .demandCommand(1, 'Say which: set, list or remove.'),
     )
     .demandCommand(1, 'Say which profile command to run.')
 }

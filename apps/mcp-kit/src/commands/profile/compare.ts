@@ -10,12 +10,13 @@ import { sanitizeLine } from '../../output/sanitize.js'
 import { writeJson } from '../../output/write-records.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveForCli, resolveTarget } from '../../session/reference.js'
 import { describeChanges } from '../../session/schema-check.js'
 import { profileName } from './locations.js'
 
 export interface VersionArguments extends ConnectionArguments {
-  reference: string
+  reference?: string
+  serverCommand?: string[]
 }
 
 export async function liveTools(
@@ -33,7 +34,10 @@ export async function liveTools(
 
 export async function runProfileVersion(args: VersionArguments, io: Io): Promise<number> {
   const { hashTools } = await import('@mcp-kit/schema')
-  const resolved = await resolveForCli(args.reference, io)
+  const { resolved } = await resolveTarget(
+    { reference: args.reference, serverCommand: args.serverCommand },
+    io,
+  )
   await writeLine(io.stdout, hashTools(await liveTools(resolved, args, io)))
   return exitCodes.ok
 }

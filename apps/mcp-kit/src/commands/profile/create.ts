@@ -9,13 +9,14 @@ import { type Io, writeLine } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveTarget } from '../../session/reference.js'
 import { writeRoot } from './locations.js'
 import { buildDocument, launchMeta } from './profile-document.js'
 
 export interface CreateArguments extends ConnectionArguments {
   name: string
-  from: string
+  from?: string
+  serverCommand?: string[]
   project?: boolean
   force?: boolean
 }
@@ -51,7 +52,9 @@ export async function saveProfile(
   source: string,
   announce: (text: string) => Promise<void> = (text) => writeLine(io.stdout, text),
 ): Promise<number> {
-  const { assertValidName, loadProfileDocument, writeProfile } = await import('@mcp-kit/profiles')
+  const { assertValidName, describeServer, loadProfileDocument, writeProfile } = await import(
+    '@mcp-kit/profiles'
+  )
   const { hashTools } = await import('@mcp-kit/schema')
   assertValidName(name, 'profile')
   let meta: ProfileMeta
@@ -65,8 +68,10 @@ export async function saveProfile(
     ]
     const headers = (args.header ?? []).map((header) => header.slice(0, header.indexOf(':')).trim())
     ;({ meta, placeholders } = launchMeta(resolved, { env, headers }, io.cwd))
-    // Only the part before '?': the query may carry env.NAME=secret values.
-    meta = { description: `Created by mcp-kit from ${source.split('?')[0]}`, ...meta }
+    // Not the query: it may carry env.NAME=secret values.
+    const from =
+      resolved.reference.type === 'command' ? describeServer(resolved.server) : source.split('?')[0]
+    meta = { description: `Created by mcp-kit from ${from}`, ...meta }
   }
   const document = await buildDocument(meta, tools, hashTools(tools), new Date())
   const { root, scope } = await writeRoot(io, args.project)
@@ -95,10 +100,19 @@ export async function saveProfile(
 export async function runProfileCreate(args: CreateArguments, io: Io): Promise<number> {
   const { assertValidName } = await import('@mcp-kit/profiles')
   assertValidName(args.name, 'profile')
-  const resolved = await resolveForCli(args.from, io)
+  if ((args.from === undefined) === (args.serverCommand === undefined)) {
+    throw new CliError(
+      'usage',
+      'say which server to save: --from <reference>, or -- followed by its command line (not both)',
+    )
+  }
+  const { resolved, text } = await resolveTarget(
+    { reference: args.from, serverCommand: args.serverCommand },
+    io,
+  )
   const session = await openSession(resolved, args, io)
   try {
-    return await saveProfile(args.name, resolved, await session.listTools(), args, io, args.from)
+    return await saveProfile(args.name, resolved, await session.listTools(), args, io, text)
   } finally {
     await session.close()
   }

@@ -68,6 +68,8 @@ export function launchMeta(
     }
   }
   if (server.cwd !== undefined) meta.cwd = server.cwd
+  // A command line names its files relative to where it was typed: run it from there.
+  else if (reference.type === 'command') meta.cwd = cwd
   return { meta, placeholders }
 }
 

@@ -2,15 +2,17 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
-import { callOptions, detachOption } from '../call/call-flags.js'
+import { callOptions, commandLinePositionals, detachOption } from '../call/call-flags.js'
+import { targetUsage } from '../target-usage.js'
 import type { PutArguments } from './run-put.js'
 
-export const command = 'put <reference> [arguments..]'
+export const command = 'put [reference] [arguments..]'
 export const describe =
   'Call a tool once per NDJSON record on stdin; print one record per input record, in order'
 
 export function builder(yargs: Argv) {
   return detachOption(callOptions(yargs))
+    .usage(targetUsage('put', '[key=value…]', '[--tool name]', describe))
     .positional('arguments', {
       type: 'string',
       array: true,
@@ -30,9 +32,10 @@ export function builder(yargs: Argv) {
       "$0 put '@search/lookup' --concurrency 8 < queries.ndjson",
       'a server known to take parallel calls',
     )
+    .example('$0 put --tool echo -- node server.js < messages.ndjson', 'any stdio server')
 }
 
 export async function handler(argv: PutArguments & CommandContext): Promise<void> {
   const { runPut } = await import('./run-put.js')
-  argv.result.exitCode = await runPut(argv, argv.io)
+  argv.result.exitCode = await runPut(commandLinePositionals(argv), argv.io)
 }

@@ -21,7 +21,7 @@ import {
 import { createStatus, describeTask } from '../../output/status.js'
 import { jsonForStdout } from '../../output/write-records.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveTarget } from '../../session/reference.js'
 import { toolCallArguments } from '../../session/tool-arguments.js'
 import { type CallArguments, requireDetachable } from '../call/run-call.js'
 
@@ -51,12 +51,12 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
   if (flag !== undefined && (!Number.isInteger(flag) || flag < 1 || flag > 1024)) {
     throw new CliError('usage', `--concurrency must be a whole number from 1 to 1024 (got ${flag})`)
   }
-  const resolved = await resolveForCli(args.reference, io)
+  const { resolved } = await resolveTarget(args, io)
   requireDetachable(resolved, args.detach)
   const concurrency = flag ?? resolved.profile?.concurrency ?? 1
   const operation = resolved.operation
   if (operation.kind !== 'callTool')
-    throw new CliError('usage', 'put needs a tool: @profile/tool, or a reference with tool=')
+    throw new CliError('usage', 'put needs a tool: @profile/tool, a reference with tool=, or --tool')
   const say = diagnostics(io, args)
   const source =
     flag !== undefined

@@ -4,7 +4,6 @@
 
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
@@ -22,22 +21,22 @@ import { splitTargets, startGateway } from './upstreams.js'
 export type { ServeArguments } from './serve-options.js'
 
 /**
- * Imports `module` and returns its registry: the default export, or what a default-exported
- * function returns. The function is given @mcp-kit/server's exports, so a module needs no
- * dependency of its own: `export default ({ createToolRegistry }) => createToolRegistry()…`.
+ * Imports `module` (ESM, CommonJS or TypeScript: registry-module.ts) and returns its registry:
+ * the default export, or what a default-exported function returns. The function is given
+ * @mcp-kit/server's exports, so a module needs no dependency of its own:
+ * `export default ({ createToolRegistry }) => createToolRegistry()…`.
  */
 export async function loadRegistry(module: string | undefined, io: Io): Promise<ToolRegistry> {
   const server = await import('@mcp-kit/server')
   if (module === undefined) return server.createDemoRegistry()
-  const url = pathToFileURL(resolve(io.cwd, module)).href
+  const { importDefault } = await import('./registry-module.js')
   let value: unknown
   try {
-    const exports = (await import(url)) as { default?: unknown }
+    const exported = await importDefault(resolve(io.cwd, module), module)
     value =
-      typeof exports.default === 'function'
-        ? await (exports.default as (api: typeof server) => unknown)(server)
-        : exports.default
+      typeof exported === 'function' ? await (exported as (api: typeof server) => unknown)(server) : exported
   } catch (error) {
+    if (error instanceof CliError) throw error
     throw new CliError('usage', `cannot load ${module}: ${(error as Error)?.message ?? String(error)}`, {
       cause: error,
     })

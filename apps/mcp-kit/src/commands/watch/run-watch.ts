@@ -8,16 +8,18 @@ import { type Io, write } from '../../cli/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
+import { resolveTarget, type TargetArguments } from '../../session/reference.js'
 
-export interface WatchArguments extends ConnectionArguments {
-  reference: string
+export interface WatchArguments extends ConnectionArguments, Omit<TargetArguments, 'resource'> {
   resource?: string[]
   lists: boolean
 }
 
 export async function runWatch(args: WatchArguments, io: Io): Promise<number> {
-  const resolved = await resolveForCli(args.reference, io)
+  const { resolved, text } = await resolveTarget(
+    { reference: args.reference, serverCommand: args.serverCommand },
+    io,
+  )
   const operation = resolved.operation
   const resources = [...(args.resource ?? [])]
   if (operation.kind === 'readResource') resources.push(operation.uri)
@@ -34,7 +36,7 @@ export async function runWatch(args: WatchArguments, io: Io): Promise<number> {
   // A watch has no end of its own: only the total limit (--max-time) applies, not --timeout.
   const session = await openSession(resolved, args, io)
   try {
-    say.verbose(`watching ${args.reference} (MCP ${session.protocolVersion})`)
+    say.verbose(`watching ${text} (MCP ${session.protocolVersion})`)
     let writing = Promise.resolve()
     await session.watch(
       (notification) => {
@@ -49,7 +51,7 @@ export async function runWatch(args: WatchArguments, io: Io): Promise<number> {
     )
     await writing
     if (io.signal.aborted) return exitCodes.interrupted
-    throw new CliError('connect_failed', `${args.reference}: the server closed the connection`)
+    throw new CliError('connect_failed', `${text}: the server closed the connection`)
   } finally {
     await session.close()
   }

@@ -1,0 +1,58 @@
+// Questions for the person at the terminal: asked on stderr and read from the terminal, even
+// when stdin carries data (`put`, a piped config), through /dev/tty. A hidden question (a
+// password, a token) echoes nothing of what is typed.
+
+import { openSync } from 'node:fs'
+import { createInterface } from 'node:readline/promises'
+import { Writable } from 'node:stream'
+import { ReadStream } from 'node:tty'
+import type { Io } from './io.js'
+
+export interface TerminalPrompt {
+  ask(question: string, options?: { hidden?: boolean }): Promise<string>
+  close(): void
+}
+
+/** A prompt on the controlling terminal, or undefined when there is none (stderr not a TTY, no /dev/tty). */
+export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
+  if (!io.stderrIsTTY) return undefined
+  let input: NodeJS.ReadableStream
+  let owned: ReadStream | undefined
+  if ((io.stdin as NodeJS.ReadStream).isTTY) input = io.stdin
+  else {
+    try {
+      owned = new ReadStream(openSync('/dev/tty', 'r'))
+      input = owned
+    } catch {
+      return undefined
+    }
+  }
+  let muted = false
+  // readline echoes what is typed through its output: muted, nothing of a hidden answer shows.
+  const output = new Writable({
+    write(chunk, _encoding, callback) {
+      if (!muted) io.stderr.write(chunk)
+      callback()
+    },
+  })
+  Object.assign(output, { isTTY: true, columns: (io.stderr as { columns?: number }).columns ?? 80 })
+  const lines = createInterface({ input, output, terminal: true })
+  return {
+    async ask(question, options = {}) {
+      muted = false
+      const answer = lines.question(question, { signal: io.signal })
+      // The question is written by now; from here on the typing is hidden.
+      muted = options.hidden === true
+      try {
+        return await answer
+      } finally {
+        if (muted) io.stderr.write('\n')
+        muted = false
+      }
+    },
+    close() {
+      lines.close()
+      owned?.destroy()
+    },
+  }
+}

@@ -1,0 +1,391 @@
+// `mcp-kit shell <ref>`: one connection, many commands. Type `<tool> key=value …` to call a tool
+// (the arguments, coercion, validation and NDJSON records of `cat`), `read <uri>`, `prompt <name>
+// key=value …`, `tools`, `resources`, `prompts`, `help [tool]`, `exit`. On a terminal: line
+// editing, Tab completion of commands, tools, parameters and resource URIs from the live server,
+// and a history kept between sessions. Ctrl-C cancels the running call; Ctrl-D or `exit` leaves.
+// Read from a pipe it runs each line and exits with the code of the last command that failed.
+
+import { createInterface, type Interface } from 'node:readline'
+import type { Prompt, Resource, Session, Tool } from '@mcp-kit/client'
+import type { ResolvedReference } from '@mcp-kit/profiles'
+import { CliError, isKitError } from '../../cli/errors.js'
+import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
+import { type Io, useColor, writeLine } from '../../cli/io.js'
+import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
+import { errorRecord, promptRecords, resourceRecords } from '../../output/records.js'
+import { clip, firstLine, sanitizeLine } from '../../output/sanitize.js'
+import { createStatus, type Status } from '../../output/status.js'
+import { createStyle } from '../../output/style.js'
+import { writeJson, writeRecords } from '../../output/write-records.js'
+import { argumentCandidates, type Candidate, givenNames, isSafeWord } from '../../session/argument-names.js'
+import { parseJsonArguments, parseKeyValues, prepareArguments } from '../../session/call-arguments.js'
+import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { createInputHandler } from '../../session/input-handler.js'
+import { openSession, serverReference } from '../../session/open-session.js'
+import { resolveForCli } from '../../session/reference.js'
+import { checkProfileSchema } from '../../session/schema-check.js'
+import { suggest } from '../../session/tool-arguments.js'
+import { callToolOutcome, messageOnlyErrors, stringifyPromptArguments } from '../call/run-call.js'
+import { describeType } from '../inspect/render-inspect.js'
+import { historyPath, historySize, loadHistory, rememberLine } from './shell-history.js'
+import { splitWords } from './shell-words.js'
+
+export interface ShellArguments extends ConnectionArguments {
+  reference: string
+  'raw-strings'?: boolean
+  validate?: boolean
+  raw?: boolean
+  history?: boolean
+}
+
+const builtins: Candidate[] = [
+  { word: 'tools', description: 'list the tools' },
+  { word: 'resources', description: 'list the resources' },
+  { word: 'templates', description: 'list the resource templates' },
+  { word: 'prompts', description: 'list the prompts' },
+  { word: 'read', description: 'read <uri>: read a resource' },
+  { word: 'prompt', description: 'prompt <name> key=value…: get a prompt' },
+  { word: 'call', description: 'call <tool> key=value…: call a tool (also when its name is a command)' },
+  { word: 'help', description: 'help [tool]: commands, or one tool and its parameters' },
+  { word: 'exit', description: 'leave the shell (or Ctrl-D)' },
+]
+const builtinNames = new Set([...builtins.map((builtin) => builtin.word), 'quit'])
+
+const help = `Commands:
+  <tool> key=value …      call a tool; arguments as on the command line (quotes work), or one {json} word
+  call <tool> key=value … the same, for a tool named like a command
+  read <uri>              read a resource
+  prompt <name> key=value …  get a prompt
+  tools | resources | templates | prompts   list them
+  help [tool]             this text, or a tool's parameters
+  exit                    leave (or Ctrl-D)
+Tab completes commands, tools, parameters and resource URIs; Ctrl-C cancels a running call.
+Results are NDJSON records on stdout, as from 'mcp-kit cat'.`
+
+/** What ended a command: keep going, or leave the shell with this code. */
+type Next = { exitCode: number; leave?: boolean }
+
+export async function runShell(args: ShellArguments, io: Io): Promise<number> {
+  const resolved = await resolveForCli(args.reference, io)
+  if (resolved.operation.kind !== 'inspect' && resolved.operation.kind !== 'listTools') {
+    throw new CliError(
+      'usage',
+      `mcp-kit shell takes a server (${serverReference(resolved)}), not an operation; call tools inside the shell`,
+    )
+  }
+  const interactive = (io.stdin as { isTTY?: boolean }).isTTY === true
+  const say = diagnostics(io, args)
+  const status = createStatus(io, args.quiet)
+  let lines: Interface | undefined
+  const stopReading = () => lines?.close()
+  let running: AbortController | undefined
+  // Questions from the server are asked through this shell's own line editor.
+  const input = createInputHandler(args, io, () => {
+    if (!lines || !interactive) return undefined
+    status.clear()
+    return {
+      ask: (question) =>
+        new Promise<string>((resolve, reject) => {
+          const signal = running?.signal ?? io.signal
+          if (signal.aborted) return reject(signal.reason)
+          lines?.question(question, { signal }, resolve)
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+        }),
+      close: () => {},
+    }
+  })
+  const { describeServer } = await import('@mcp-kit/profiles')
+  status.update(`connecting to ${describeServer(resolved.server)}…`)
+  let session: Session
+  try {
+    session = await openSession(resolved, args, io, { input })
+  } finally {
+    status.clear()
+  }
+  try {
+    await checkProfileSchema(resolved, await session.listTools(), say)
+    const prompt = `${sanitizeLine(serverReference(resolved).startsWith('@') ? serverReference(resolved) : session.serverInfo.name)}> `
+    if (interactive && !args.quiet) {
+      const tools = await session.listTools()
+      const style = createStyle(useColor(io, 'stderr'))
+      io.stderr.write(
+        `${style.bold(sanitizeLine(session.serverInfo.name))} ${sanitizeLine(session.serverInfo.version ?? '')} — ${tools.length} tool${tools.length === 1 ? '' : 's'}. Type ${style.bold('help')} for commands, Tab to complete, ${style.bold('exit')} to leave.\n`,
+      )
+    }
+    const shell = createShell(resolved, session, args, io, status)
+    const history = args.history === false || !interactive ? undefined : historyPath(io.env)
+    lines = createInterface({
+      input: io.stdin,
+      output: io.stderr,
+      terminal: interactive,
+      prompt,
+      completer: interactive ? shell.completer : undefined,
+      history: history === undefined ? [] : loadHistory(history),
+      historySize,
+      removeHistoryDuplicates: true,
+    })
+    // Interrupted (SIGINT from outside a terminal, SIGTERM): stop reading, whatever comes next.
+    io.signal.addEventListener('abort', stopReading, { once: true })
+    lines.on('SIGINT', () => {
+      if (running) {
+        running.abort(new Error('cancelled by Ctrl-C'))
+        return
+      }
+      // Ctrl-C at the prompt: drop the line, as shells do.
+      io.stderr.write('^C\n')
+      lines?.write(null, { ctrl: true, name: 'u' })
+      lines?.prompt()
+    })
+    let lastFailure: number = exitCodes.ok
+    if (interactive) lines.prompt()
+    for await (const line of lines) {
+      if (history !== undefined) rememberLine(history, line)
+      running = new AbortController()
+      let next: Next
+      try {
+        next = await shell.run(line, running.signal)
+      } finally {
+        running = undefined
+      }
+      if (next.exitCode !== exitCodes.ok) lastFailure = next.exitCode
+      if (next.leave || io.signal.aborted) break
+      if (interactive) lines.prompt()
+    }
+    lines.close()
+    if (io.signal.aborted) return exitCodes.interrupted
+    if (!interactive) return lastFailure
+    io.stderr.write('\n')
+    return exitCodes.ok
+  } finally {
+    io.signal.removeEventListener('abort', stopReading)
+    lines?.close()
+    await session.close()
+  }
+}
+
+function createShell(
+  resolved: ResolvedReference,
+  session: Session,
+  args: ShellArguments,
+  io: Io,
+  status: Status,
+) {
+  const say = diagnostics(io, args)
+  let resources: Promise<Resource[]> | undefined
+  let prompts: Promise<Prompt[]> | undefined
+
+  async function findTool(name: string): Promise<Tool> {
+    const tools = await session.listTools()
+    const tool = tools.find((candidate) => candidate.name === name)
+    if (tool) return tool
+    const close = suggest(
+      name,
+      tools.map((candidate) => candidate.name),
+    )
+    throw new CliError(
+      'tool_not_found',
+      `no command or tool '${name}'${close.length > 0 ? `; did you mean ${close.map((candidate) => `'${candidate}'`).join(' or ')}?` : "; 'tools' lists the tools, 'help' the commands"}`,
+    )
+  }
+
+  /** A profile's entry for the tool: its real name (aliases) and its argument defaults. */
+  async function profileEntry(name: string): Promise<{ name: string; defaults?: Record<string, unknown> }> {
+    if (resolved.reference.type !== 'profile') return { name }
+    try {
+      const entry = await resolveForCli(`@${resolved.reference.profile}/${name}`, io)
+      if (entry.operation.kind === 'callTool')
+        return { name: entry.operation.name, defaults: entry.operation.defaults }
+    } catch {
+      // Not a name the profile knows: the server's own name.
+    }
+    return { name }
+  }
+
+  async function callTool(name: string, words: string[], signal: AbortSignal): Promise<Next> {
+    const entry = await profileEntry(name)
+    const tool = await findTool(entry.name)
+    const json = words.filter((word) => word.startsWith('{'))
+    if (json.length > 1)
+      throw new CliError('usage', 'give the arguments as key=value words or one {json} word')
+    const validate = args.validate !== false
+    const callArguments = await prepareArguments(
+      tool.name,
+      {
+        defaults: entry.defaults,
+        query: {},
+        json: parseJsonArguments(json[0]),
+        keyValues: parseKeyValues(words.filter((word) => !word.startsWith('{'))),
+      },
+      tool.inputSchema,
+      { rawStrings: args['raw-strings'] === true, validate, warn: say.warn },
+    )
+    const outcome = await callToolOutcome(session, tool.name, callArguments, status, signal)
+    if (args.raw) await writeJson(io, outcome.raw)
+    else await writeRecords(io, outcome.records)
+    if (!outcome.failed) return { exitCode: exitCodes.ok }
+    const message = (outcome.records[0]?.error as { message?: string } | undefined)?.message
+    if (!args.quiet)
+      writeDiagnostic(io, `the tool reported an error${message ? `: ${firstLine(message)}` : ''}`)
+    return { exitCode: exitCodes.failed }
+  }
+
+  async function readResource(words: string[], signal: AbortSignal): Promise<Next> {
+    const [uri, ...rest] = words
+    if (uri === undefined || rest.length > 0) throw new CliError('usage', 'read takes one resource URI')
+    const result = await session.readResource(uri, { signal })
+    if (args.raw) await writeJson(io, result)
+    else await writeRecords(io, resourceRecords(result))
+    return { exitCode: exitCodes.ok }
+  }
+
+  async function getPrompt(words: string[], signal: AbortSignal): Promise<Next> {
+    const [name, ...rest] = words
+    if (name === undefined)
+      throw new CliError('usage', 'prompt takes a prompt name, then key=value arguments')
+    const values = parseKeyValues(rest)
+    const result = await session.getPrompt(name, stringifyPromptArguments(values), { signal })
+    if (args.raw) await writeJson(io, result)
+    else await writeRecords(io, promptRecords(result))
+    return { exitCode: exitCodes.ok }
+  }
+
+  async function list(what: 'tools' | 'resources' | 'templates' | 'prompts'): Promise<Next> {
+    const rows: Array<[string, string | undefined]> = []
+    if (what === 'tools') {
+      session.invalidateTools()
+      for (const tool of await session.listTools()) rows.push([tool.name, tool.description ?? tool.title])
+    } else if (what === 'resources') {
+      resources = session.listResources()
+      for (const resource of await resources) rows.push([resource.uri, resource.name])
+    } else if (what === 'templates') {
+      for (const template of await session.listResourceTemplates())
+        rows.push([template.uriTemplate, template.name])
+    } else {
+      prompts = session.listPrompts()
+      for (const prompt of await prompts) rows.push([prompt.name, prompt.description ?? prompt.title])
+    }
+    if (rows.length === 0) {
+      await writeLine(io.stdout, `(no ${what})`)
+      return { exitCode: exitCodes.ok }
+    }
+    const width = Math.min(40, Math.max(...rows.map(([name]) => sanitizeLine(name).length)))
+    const text = rows.map(([name, about]) => {
+      const shown = sanitizeLine(name)
+      return about ? `${shown.padEnd(width)}  ${clip(about, 90)}` : shown
+    })
+    await writeLine(io.stdout, text.join('\n'))
+    return { exitCode: exitCodes.ok }
+  }
+
+  async function toolHelp(name: string): Promise<Next> {
+    const tool = await findTool((await profileEntry(name)).name)
+    const lines = [`${sanitizeLine(tool.name)}${tool.description ? `  ${clip(tool.description, 300)}` : ''}`]
+    const schema = (tool.inputSchema ?? {}) as Record<string, unknown>
+    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
+    for (const [parameter, property] of Object.entries(properties)) {
+      const about = typeof property?.description === 'string' ? `  ${clip(property.description, 80)}` : ''
+      lines.push(
+        `  ${sanitizeLine(parameter)}=${sanitizeLine(describeType(property))}${required.has(parameter) ? ' (required)' : ''}${about}`,
+      )
+    }
+    if (Object.keys(properties).length === 0) lines.push('  (no parameters)')
+    await writeLine(io.stdout, lines.join('\n'))
+    return { exitCode: exitCodes.ok }
+  }
+
+  /** Runs one line. Errors become messages (and, for failed calls, records): the shell goes on. */
+  async function run(line: string, signal: AbortSignal): Promise<Next> {
+    try {
+      const words = splitWords(line)
+      const [command, ...rest] = words
+      switch (command) {
+        case undefined:
+          return { exitCode: exitCodes.ok }
+        case 'exit':
+        case 'quit':
+          return { exitCode: exitCodes.ok, leave: true }
+        case 'help':
+          if (rest[0] !== undefined) return await toolHelp(rest[0])
+          await writeLine(io.stdout, help)
+          return { exitCode: exitCodes.ok }
+        case 'tools':
+        case 'resources':
+        case 'templates':
+        case 'prompts':
+          return await list(command)
+        case 'read':
+          return await readResource(rest, signal)
+        case 'prompt':
+          return await getPrompt(rest, signal)
+        case 'call': {
+          const [tool, ...toolWords] = rest
+          if (tool === undefined)
+            throw new CliError('usage', 'call takes a tool name, then key=value arguments')
+          return await callTool(tool, toolWords, signal)
+        }
+        default:
+          return await callTool(command, rest, signal)
+      }
+    } catch (error) {
+      status.clear()
+      const code = isKitError(error) ? error.code : 'internal'
+      const message = signal.aborted ? 'cancelled' : isKitError(error) ? error.message : String(error)
+      if (isKitError(error) && !messageOnlyErrors.includes(code) && !signal.aborted)
+        await writeRecords(io, [errorRecord(error)])
+      writeDiagnostic(io, message)
+      // The connection is gone: nothing more can work.
+      const lost = ['server_exited', 'connect_failed'].includes(code)
+      return { exitCode: signal.aborted ? exitCodes.interrupted : exitCodeFor(code), leave: lost }
+    }
+  }
+
+  /** Tab: commands and tools first, then a tool's parameters, resource URIs or prompt arguments. */
+  function completer(line: string, callback: (error: null, result: [string[], string]) => void): void {
+    const words = line.split(/\s+/)
+    const current = words.at(-1) ?? ''
+    const done = (candidates: Candidate[]) =>
+      callback(null, [
+        candidates.map((candidate) => candidate.word).filter((word) => word.startsWith(current)),
+        current,
+      ])
+    const candidates = async (): Promise<Candidate[]> => {
+      const tools = () =>
+        session
+          .listTools()
+          .then((listed) =>
+            listed.filter((tool) => isSafeWord(tool.name)).map((tool) => ({ word: tool.name })),
+          )
+      if (words.length === 1) return [...builtins, ...(await tools())]
+      const [command, second] = words as [string, string]
+      if (words.length === 2 && (command === 'help' || command === 'call')) return tools()
+      if (command === 'read' && words.length === 2) {
+        resources ??= session.listResources()
+        return (await resources)
+          .filter((resource) => isSafeWord(resource.uri))
+          .map((resource) => ({ word: resource.uri }))
+      }
+      if (command === 'prompt') {
+        prompts ??= session.listPrompts()
+        const listed = await prompts
+        if (words.length === 2)
+          return listed.filter((prompt) => isSafeWord(prompt.name)).map((prompt) => ({ word: prompt.name }))
+        const found = listed.find((prompt) => prompt.name === second)
+        const schema = {
+          properties: Object.fromEntries(
+            (found?.arguments ?? []).map((argument) => [argument.name, { type: 'string' }]),
+          ),
+        }
+        return argumentCandidates(schema, current, givenNames(words.slice(2, -1)))
+      }
+      if (builtinNames.has(command) && command !== 'call') return []
+      const toolName = command === 'call' ? second : command
+      const tool = (await session.listTools()).find((candidate) => candidate.name === toolName)
+      const first = command === 'call' ? 2 : 1
+      return argumentCandidates(tool?.inputSchema, current, givenNames(words.slice(first, -1)))
+    }
+    candidates().then(done, () => done([]))
+  }
+
+  return { run, completer }
+}

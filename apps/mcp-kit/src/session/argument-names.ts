@@ -1,0 +1,85 @@
+// What can follow a tool name on a command line, from the tool's input schema: `name=` for each
+// parameter not given yet, and `name=value` for the values a parameter allows (enum, const,
+// boolean). Shared by shell completion (schemas a profile saved) and `mcp-kit shell` (the live
+// server's schemas). Server-provided names only become candidates when they are one safe word.
+
+import { clip, sanitizeLine } from '../output/sanitize.js'
+
+export interface Candidate {
+  word: string
+  description?: string
+}
+
+type Schema = Record<string, unknown>
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A word a shell can take as it is: no blanks, no control or bidi characters. */
+export function isSafeWord(word: string): boolean {
+  return word !== '' && !/\s/.test(word) && sanitizeLine(word) === word
+}
+
+/** One line for a completion menu. */
+export function shortDescription(text: unknown, limit = 70): string | undefined {
+  return typeof text === 'string' && text.trim() !== '' ? clip(text, limit) : undefined
+}
+
+function typeName(property: Schema): string {
+  if (typeof property.type === 'string') return property.type
+  if (Array.isArray(property.type)) return property.type.filter((item) => typeof item === 'string').join('|')
+  return 'value'
+}
+
+function allowedValues(property: Schema): string[] {
+  if (Array.isArray(property.enum))
+    return property.enum.filter((value) => ['string', 'number', 'boolean'].includes(typeof value)).map(String)
+  if (property.const !== undefined && ['string', 'number', 'boolean'].includes(typeof property.const))
+    return [String(property.const)]
+  if (property.type === 'boolean') return ['true', 'false']
+  return []
+}
+
+/**
+ * Candidates for the word being typed after a tool: `partial` is that word (`lim`, `limit=`),
+ * `given` the parameter names already on the line.
+ */
+export function argumentCandidates(
+  inputSchema: unknown,
+  partial: string,
+  given: ReadonlySet<string>,
+): Candidate[] {
+  const properties = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {}
+  const required = new Set(
+    isObject(inputSchema) && Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]) : [],
+  )
+  const equals = partial.indexOf('=')
+  if (equals !== -1) {
+    const name = partial.slice(0, equals)
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined
+    if (!isObject(property)) return []
+    return allowedValues(property)
+      .map((value) => ({ word: `${name}=${value}` }))
+      .filter((candidate) => isSafeWord(candidate.word))
+  }
+  const candidates: Candidate[] = []
+  for (const [name, property] of Object.entries(properties)) {
+    if (given.has(name) || !isSafeWord(name) || name.includes('=')) continue
+    const schema = isObject(property) ? property : {}
+    const about = `${typeName(schema)}${required.has(name) ? ', required' : ''}`
+    const text = shortDescription(schema.description, 60)
+    candidates.push({ word: `${name}=`, description: text ? `${about} — ${text}` : about })
+  }
+  return candidates
+}
+
+/** Parameter names in `key=value` words (and a query's `key=value` segments). */
+export function givenNames(words: readonly string[]): Set<string> {
+  const names = new Set<string>()
+  for (const word of words) {
+    const equals = word.indexOf('=')
+    if (equals > 0) names.add(word.slice(0, equals))
+  }
+  return names
+}
