@@ -129,6 +129,8 @@ describe('bash completion', () => {
   it('completes commands, flags, profile names and parameter names', () => {
     expect(bashComplete(['mcp-kit', 'ca'], 'mcp-kit ca')).toEqual(['cat'])
     expect(bashComplete(['mcp-kit', 'profile', 'up'], 'mcp-kit profile up')).toEqual(['update'])
+    expect(bashComplete(['mcp-kit', 'task', ''], 'mcp-kit task ')).toEqual(['get', 'cancel'])
+    expect(bashComplete(['mcp-kit', 'task', 'get', '@ca'], 'mcp-kit task get @ca')).toContain('@calc')
     expect(bashComplete(['mcp-kit', 'cat', '--raw-s'], 'mcp-kit cat --raw-s')).toEqual(['--raw-strings'])
     expect(bashComplete(['mcp-kit', 'profile', 'info', ''], 'mcp-kit profile info ')).toEqual([
       'calc',

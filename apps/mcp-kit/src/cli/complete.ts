@@ -47,6 +47,7 @@ function slotOf(positionals: readonly string[]): Slot | undefined {
   if (index !== 2) return undefined
   if (command === 'auth' && sub !== undefined && ['login', 'status', 'logout'].includes(sub))
     return { kind: 'reference' }
+  if (command === 'task' && (sub === 'get' || sub === 'cancel')) return { kind: 'reference' }
   if (command === 'profile' && sub !== undefined) {
     if (profileCommands.has(sub)) return { kind: 'profile' }
     if (sub === 'version') return { kind: 'reference' }
