@@ -32,8 +32,9 @@ function baselineScenarios() {
 }
 
 /** Starts the server and resolves with its URL once it says it is listening. */
-function startServer() {
-  const child = spawn(process.execPath, [mcpKitBin, 'serve', join(here, 'everything.js'), '--port', '0'], {
+function startServer(extraArgs = []) {
+  const args = [mcpKitBin, 'serve', join(here, 'everything.js'), '--port', '0', ...extraArgs]
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
@@ -158,12 +159,28 @@ const custom = process.argv.slice(2)
 const customLeg = custom[0] === 'client' || custom[0] === 'server' ? custom[0] : 'server'
 const runs =
   custom.length > 0
-    ? [{ name: customLeg, leg: customLeg, args: custom[0] === customLeg ? custom.slice(1) : custom }]
+    ? [
+        {
+          name: customLeg,
+          leg: customLeg,
+          // CONFORMANCE_STORE=redis runs a server scenario against `serve --store redis://…`.
+          store: process.env.CONFORMANCE_STORE,
+          args: custom[0] === customLeg ? custom.slice(1) : custom,
+        },
+      ]
     : [
         { name: 'server, 2025-11-25', leg: 'server', args: ['--requirements', '2025-11-25'] },
         {
           name: 'server, 2026-07-28',
           leg: 'server',
+          args: ['--requirements', '2026-07-28', '--expected-failures', baselinePath],
+        },
+        // The same against an instance whose tasks, requestState key and change feed live on
+        // Redis (`serve --store`): the tasks extension must pass with either store.
+        {
+          name: 'server, 2026-07-28, store on Redis',
+          leg: 'server',
+          store: 'redis',
           args: ['--requirements', '2026-07-28', '--expected-failures', baselinePath],
         },
         // The suite runs client scenarios side by side; on a busy machine a login takes a while.
@@ -187,12 +204,20 @@ const runs =
 const baseline = baselineScenarios()
 const total = { passed: 0, failed: 0, skipped: 0 }
 const server = startServer()
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const redisServer = runs.some((run) => run.store === 'redis')
+  ? startServer(['--store', redisUrl, '--store-prefix', `mcp-kit-conformance:${process.pid}-${Date.now()}:`])
+  : undefined
 let exitCode = 1
 try {
   const url = await server.url
+  const redisServerUrl = await redisServer?.url
   for (const run of runs) {
     console.log(`\n### conformance: ${run.name}`)
-    const target = run.leg === 'server' ? ['--url', url] : ['--command', `${process.execPath} ${clientPath}`]
+    const target =
+      run.leg === 'server'
+        ? ['--url', run.store === 'redis' ? redisServerUrl : url]
+        : ['--command', `${process.execPath} ${clientPath}`]
     const { code, output } = await runSuite([run.leg, ...target, ...run.args])
     const counts = countChecks(output, code, baseline)
     if (run.revision !== undefined) await rerunAlone(run, target, output, counts)
@@ -210,6 +235,9 @@ try {
   exitCode = report(total)
 } finally {
   await stopServer(server.child)
+  if (redisServer !== undefined) await stopServer(redisServer.child)
   if (exitCode !== 0 && server.stderr() !== '') console.error(`mcp-kit serve stderr:\n${server.stderr()}`)
+  if (exitCode !== 0 && redisServer?.stderr())
+    console.error(`mcp-kit serve --store stderr:\n${redisServer.stderr()}`)
 }
 process.exitCode = exitCode

@@ -21,8 +21,8 @@ import type { Store } from './store/store.js'
 
 export interface HttpServerOptions extends HttpHandlerOptions {
   /**
-   * Where state shared by every instance lives (memoryStore, redisStore): the requestState key
-   * and change notifications for subscriptions/listen; /healthz answers 503 while it is away.
+   * Where state shared by every instance lives (memoryStore, redisStore): the requestState key,
+   * change notifications for subscriptions/listen and tasks; /healthz answers 503 while it is away.
    * The caller opens and closes it.
    */
   store?: Store
@@ -103,7 +103,11 @@ export async function startHttpServer(
   const shared =
     store === undefined
       ? {}
-      : { stateKey: options.stateKey ?? (await sharedStateKey(store)), changes: options.changes ?? feed }
+      : {
+          stateKey: options.stateKey ?? (await sharedStateKey(store)),
+          changes: options.changes ?? feed,
+          tasks: { ...options.tasks, store: options.tasks?.store ?? store.taskStore() },
+        }
   const handler = createHttpHandler(registry, {
     ...options,
     ...shared,

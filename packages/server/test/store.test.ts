@@ -264,3 +264,87 @@ describe('when Redis goes away', () => {
     stream.close()
   })
 })
+
+describe('tasks on Redis', () => {
+  const tasksExtension = 'io.modelcontextprotocol/tasks'
+  const taskCapabilities = { extensions: { [tasksExtension]: {} } }
+  const taskRegistry = () =>
+    createToolRegistry().tool({
+      name: 'report',
+      taskSupport: 'required',
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        return { rows: 3, pid: process.pid }
+      },
+    })
+
+  async function rpc(url: string, method: string, params: Record<string, unknown>, id: number) {
+    const name = (params.name ?? params.taskId) as string | undefined
+    const response = await post(
+      url,
+      { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(taskCapabilities) } },
+      headers(method, name),
+    )
+    // biome-ignore lint/suspicious/noExplicitAny: JSON off the wire, which the assertions check
+    return response.json as { result?: Record<string, any>; error?: { code: number } }
+  }
+
+  test('the store: atomic updates under contention, listing, expiry, and every write announced', async () => {
+    const store = (await openStore()).taskStore()
+    const seen: string[] = []
+    const stop = store.watch((record) => seen.push(`${record.taskId}:${record.status}`))
+    const base = {
+      status: 'working' as const,
+      createdAt: Date.now(),
+      lastUpdatedAt: Date.now(),
+      keepMs: 60_000,
+      pollIntervalMs: 1000,
+      owner: 'a',
+      leaseExpiresAt: Date.now() + 30_000,
+      method: 'tools/call',
+      name: 'report',
+    }
+    await store.create({ ...base, taskId: 'one', expiresAt: null })
+    await store.create({ ...base, taskId: 'short', owner: 'b', expiresAt: Date.now() + 200 })
+    await expect(store.create({ ...base, taskId: 'one', expiresAt: null })).rejects.toThrow(/exists/)
+    // Twenty concurrent increments through update(): none is lost.
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        store.update('one', (current) => ({ ...current, pollIntervalMs: current.pollIntervalMs + 1 })),
+      ),
+    )
+    expect((await store.get('one'))?.pollIntervalMs).toBe(1020)
+    expect((await store.list({ owner: 'a' })).map((record) => record.taskId)).toEqual(['one'])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await store.get('short')).toBeUndefined()
+    expect(await store.expire(Date.now())).toBe(1)
+    await eventually(() => seen.includes('one:working') && seen.includes('short:working'))
+    stop()
+  })
+
+  test('a task started through one instance is followed to its result through another', async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const a = await serve(taskRegistry(), { store: await openStore(redisUrl, prefix) })
+    const b = await serve(taskRegistry(), { store: await openStore(redisUrl, prefix) })
+    const created = await rpc(a.url, 'tools/call', { name: 'report', arguments: {} }, 1)
+    expect(created.result).toMatchObject({ resultType: 'task' })
+    const taskId = created.result?.taskId as string
+    let final: Record<string, unknown> | undefined
+    await eventually(async () => {
+      final = (await rpc(b.url, 'tasks/get', { taskId }, 2)).result
+      return final?.status === 'completed'
+    })
+    expect(final).toMatchObject({ status: 'completed', result: { structuredContent: { rows: 3 } } })
+  })
+
+  test('without a shared store the other instance does not know the task (the test above can fail)', async () => {
+    const a = await serve(taskRegistry())
+    const b = await serve(taskRegistry())
+    const created = await rpc(a.url, 'tools/call', { name: 'report', arguments: {} }, 1)
+    const taskId = created.result?.taskId as string
+    expect((await rpc(b.url, 'tasks/get', { taskId }, 2)).error?.code).toBe(-32602)
+    await eventually(
+      async () => (await rpc(a.url, 'tasks/get', { taskId }, 3)).result?.status === 'completed',
+    )
+  })
+})

@@ -4,6 +4,8 @@
 // a mode where it can do nothing else). The client reconnects by itself; while it is away the
 // store is not ready, and subscriptions are restored when it comes back.
 
+import type { TaskStore } from '../tasks/task-store.js'
+import { type RedisTaskCommands, redisTaskStore } from './redis-task-store.js'
 import type { Store } from './store.js'
 
 export interface RedisStoreOptions {
@@ -50,10 +52,11 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   }
   connectedOnce = true
   const reconnected = new Set<() => void>()
+  let tasks: TaskStore | undefined
   commands.on('ready', () => {
     for (const listener of reconnected) listener()
   })
-  return {
+  const store: Store = {
     kind: 'redis',
     async get(key) {
       return (await commands.get(prefix + key)) ?? undefined
@@ -82,10 +85,15 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       reconnected.add(listener)
       return () => reconnected.delete(listener)
     },
+    taskStore() {
+      tasks ??= redisTaskStore(commands as unknown as RedisTaskCommands, store, prefix)
+      return tasks
+    },
     async close() {
       await Promise.allSettled([commands.isOpen && commands.close(), subscriber.isOpen && subscriber.close()])
     },
   }
+  return store
 }
 
 function redactedUrl(url: string): string {

@@ -1,7 +1,9 @@
 // What must outlive one request, or be shared by every instance of a server, goes through a
 // Store: the key that signs 2026 `requestState`, and change notifications fanned out to every
 // instance's `subscriptions/listen` streams. In memory by default (one process); Redis when
-// several instances serve one endpoint (`redisStore`).
+// several instances serve one endpoint (`redisStore`). Tasks live in the store's TaskStore.
+
+import { memoryTaskStore, type TaskStore } from '../tasks/task-store.js'
 
 export interface Store {
   /** `memory` or `redis`, for logs and /healthz. */
@@ -21,6 +23,8 @@ export interface Store {
    * lost everything, so what must be there is written again); returns a function to stop.
    */
   onReconnect(listener: () => void): () => void
+  /** Where this store keeps tasks (the same object on every call). */
+  taskStore(): TaskStore
   close(): Promise<void>
 }
 
@@ -28,6 +32,7 @@ export interface Store {
 export function memoryStore(): Store {
   const values = new Map<string, { value: string; expires: number }>()
   const channels = new Map<string, Set<(message: string) => void>>()
+  let tasks: TaskStore | undefined
   const live = (key: string) => {
     const entry = values.get(key)
     if (entry !== undefined && entry.expires <= Date.now()) values.delete(key)
@@ -61,6 +66,10 @@ export function memoryStore(): Store {
     },
     ready: () => true,
     onReconnect: () => () => {},
+    taskStore() {
+      tasks ??= memoryTaskStore()
+      return tasks
+    },
     async close() {
       channels.clear()
     },
