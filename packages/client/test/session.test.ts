@@ -144,7 +144,8 @@ describe('the environment of stdio servers', () => {
               "process.stdout.write(JSON.stringify({jsonrpc:'2.0',method:'x'})+'\\n'); console.error(JSON.stringify({ extra: process.env.EXTRA, secret: process.env.MCP_KIT_TEST_SECRET ?? null, path: Boolean(process.env.PATH) })); setTimeout(()=>{}, 100)",
             ],
           },
-          { connectTimeoutMs: 500, env: { EXTRA: 'yes' } },
+          // The server exits by itself; the limit only bounds a stuck run (a loaded machine starts node slowly).
+          { connectTimeoutMs: 10_000, env: { EXTRA: 'yes' } },
         ),
       )
       const line = ((failure.details?.stderr as string[] | undefined) ?? []).find((text) =>
