@@ -211,14 +211,15 @@ describe.skipIf(process.platform !== 'linux')('--keep-alive', () => {
     const w = warm()
     const pids = pidFile()
     try {
-      const result = await runCli(['cat', echo('short'), '--keep-alive', '1s', '--env', pids.flag], {
+      // Long enough to be listed once on a loaded machine, short enough to wait out.
+      const result = await runCli(['cat', echo('short'), '--keep-alive', '4s', '--env', pids.flag], {
         env: w.env,
       })
       expect(result.code, result.stderr).toBe(0)
       const listed = await list(w)
       expect(listed.sessions).toHaveLength(1)
-      await expect.poll(() => pids.running(), { timeout: 10_000 }).toEqual([])
-      await expect.poll(() => processRunning(listed.daemon?.pid as number), { timeout: 10_000 }).toBe(false)
+      await expect.poll(() => pids.running(), { timeout: 20_000 }).toEqual([])
+      await expect.poll(() => processRunning(listed.daemon?.pid as number), { timeout: 20_000 }).toBe(false)
     } finally {
       pids.remove()
     }
