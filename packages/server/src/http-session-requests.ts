@@ -10,6 +10,26 @@ import type { HttpEndpoint } from './http-endpoint.js'
 import { isLegacyVersion } from './protocol/versions.js'
 import type { SessionEntry } from './session-table.js'
 
+/** A stateless server has neither GET streams nor sessions to delete: 405, naming what is missing. */
+function refusedWhenStateless(
+  endpoint: HttpEndpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: Admission['headers'],
+  missing: string,
+): boolean {
+  if (!endpoint.stateless) return false
+  refuse(
+    request,
+    response,
+    405,
+    rpcCodes.transportError,
+    `Method Not Allowed: this server is stateless (${missing})`,
+    [...headers, 'allow', 'POST, OPTIONS'],
+  )
+  return true
+}
+
 export function handleGet(
   endpoint: HttpEndpoint,
   request: IncomingMessage,
@@ -17,17 +37,7 @@ export function handleGet(
   admission: Admission,
 ): void {
   const headers = admission.headers
-  if (endpoint.stateless) {
-    refuse(
-      request,
-      response,
-      405,
-      rpcCodes.transportError,
-      'Method Not Allowed: this server is stateless (no GET stream)',
-      [...headers, 'allow', 'POST, OPTIONS'],
-    )
-    return
-  }
+  if (refusedWhenStateless(endpoint, request, response, headers, 'no GET stream')) return
   if (!negotiate(request.headers.accept).sse) {
     refuse(
       request,
@@ -82,17 +92,7 @@ export function handleDelete(
   admission: Admission,
 ): void {
   const headers = admission.headers
-  if (endpoint.stateless) {
-    refuse(
-      request,
-      response,
-      405,
-      rpcCodes.transportError,
-      'Method Not Allowed: this server is stateless (no sessions)',
-      [...headers, 'allow', 'POST, OPTIONS'],
-    )
-    return
-  }
+  if (refusedWhenStateless(endpoint, request, response, headers, 'no sessions')) return
   const session = requireSession(endpoint, request, response, admission)
   if (session === undefined) return
   endpoint.sessions.close(session)

@@ -14,28 +14,14 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../src/demo.js'
+import { deleteNote } from './fixtures/delete-note.js'
 import { serve } from './helpers.js'
 
 const stdioServer = fileURLToPath(new URL('./fixtures/stdio-confirm-server.js', import.meta.url))
 
 /** The demo registry plus a tool that asks the user to confirm before it acts. */
 function confirmRegistry() {
-  return createDemoRegistry().tool({
-    name: 'delete_note',
-    description: 'Deletes a note after the user confirms',
-    inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-    handler: async ({ id }, context) => {
-      const answer = await context.elicit({
-        message: `Delete note ${id}?`,
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean' } },
-          required: ['confirm'],
-        },
-      })
-      return answer.action === 'accept' && answer.content?.confirm === true ? `deleted ${id}` : 'kept'
-    },
-  })
+  return createDemoRegistry().tool(deleteNote as never)
 }
 
 function v2Client(mode: 'auto' | 'legacy') {
