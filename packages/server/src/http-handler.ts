@@ -35,6 +35,7 @@ import type { GuardOptions } from './request-guard.js'
 import { createRuntime, errorMessage, type Runtime, type RuntimeOptions } from './runtime.js'
 import { createSessionTable, type SessionEntry } from './session-table.js'
 import { createStatelessExchanges } from './stateless-exchange.js'
+import type { SessionRecord, SharedSessions } from './store/shared-sessions.js'
 
 export interface HttpHandlerOptions
   extends Omit<ProtocolServerOptions, 'onError'>,
@@ -93,6 +94,11 @@ export interface HttpHandlerOptions
   oauth?: OAuthResource | Promise<OAuthResource>
   /** Session id generator (default crypto.randomUUID). */
   createSessionId?: () => string
+  /**
+   * 2025 sessions shared with other instances through a store (startHttpServer makes them from
+   * its `store`): any instance serves any session, resumes its streams, routes its answers.
+   */
+  sharedSessions?: SharedSessions
 }
 
 export interface HttpHandlerStats {
@@ -177,6 +183,78 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   })
   const sessionClientKey = options.sessionClientKey
   const statelessExchanges = createStatelessExchanges(hub, connectProtocol, report)
+  const shared = stateless ? undefined : options.sharedSessions
+  /** Sessions being taken over from the store, so two requests at once make one copy. */
+  const adopting = new Map<string, Promise<SessionEntry>>()
+
+  function linkTo(transport: HttpSessionTransport, entry: SessionEntry, initial?: SessionRecord): void {
+    if (shared === undefined) return
+    transport.sessionLink = {
+      initial,
+      questionTag: shared.instance,
+      persist: (state) =>
+        shared.save(entry.id, {
+          ...state,
+          clientKey: entry.clientKey,
+          createdAt: entry.createdAt,
+          owner: entry.owner,
+        }),
+      routeAnswer: (message) => shared.routeAnswer(entry.id, message),
+      broadcastCancel: (params) => shared.broadcastCancel(entry.id, params),
+    }
+  }
+
+  async function connectSession(entry: SessionEntry): Promise<void> {
+    const { id, transport } = entry
+    transport.onerror = report
+    // In the table before connecting, so initializes arriving meanwhile count against the cap.
+    sessions.add(entry)
+    await connectProtocol(transport, () => sessions.forget(id, transport))
+  }
+
+  /** The session from the store: this instance's copy, refreshed, or a new copy of it. */
+  async function sharedSession(id: string, admission: Admission): Promise<SessionEntry | undefined> {
+    const store = shared as SharedSessions
+    const record = await store.load(id)
+    const local = sessions.get(id)
+    if (record === undefined) {
+      if (local !== undefined) sessions.close(local)
+      return undefined
+    }
+    if ((record.owner ?? undefined) !== admission.clientIdentity) return undefined
+    if (local !== undefined) {
+      local.transport.sessionLink?.refresh?.(record)
+      return local
+    }
+    let pending = adopting.get(id)
+    if (pending === undefined) {
+      const transport = new HttpSessionTransport(id, record.protocolVersion, hub, store)
+      const entry: SessionEntry = {
+        id,
+        transport,
+        clientKey: record.clientKey,
+        createdAt: record.createdAt,
+        owner: record.owner,
+      }
+      linkTo(transport, entry, record)
+      pending = connectSession(entry)
+        .then(() => entry)
+        .finally(() => adopting.delete(id))
+      adopting.set(id, pending)
+    }
+    return pending
+  }
+
+  shared?.onRemoved((id) => {
+    const local = sessions.get(id)
+    if (local !== undefined) sessions.close(local)
+  })
+  shared?.onAnswer((id, message) => sessions.get(id)?.transport.sessionLink?.deliver?.(message))
+  shared?.onCancel((id, params) =>
+    sessions
+      .get(id)
+      ?.transport.sessionLink?.deliver?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params }),
+  )
 
   const endpoint: HttpEndpoint = {
     stateless,
@@ -196,19 +274,22 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         : sessionClientKey(request, admission.authInfo)
     },
     session(id, admission) {
+      if (shared !== undefined) return sharedSession(id, admission)
       const entry = sessions.get(id)
       // Another user's session id is as good as unknown: 404, nothing said about it.
       return entry === undefined || entry.owner !== admission.clientIdentity ? undefined : entry
     },
     async openSession(clientKey, owner) {
       const id = createSessionId()
-      const transport = new HttpSessionTransport(id, defaultLegacyVersion, hub)
-      transport.onerror = report
+      const transport = new HttpSessionTransport(id, defaultLegacyVersion, hub, shared)
       const entry: SessionEntry = { id, transport, clientKey, createdAt: Date.now(), owner }
-      // In the table before connecting, so initializes arriving meanwhile count against the cap.
-      sessions.add(entry)
-      await connectProtocol(transport, () => sessions.forget(id, transport))
+      linkTo(transport, entry)
+      await connectSession(entry)
       return entry
+    },
+    async endSession(entry) {
+      sessions.close(entry)
+      await shared?.remove(entry.id)
     },
     serveModern(message, request, response, admission) {
       serveModern(message, {

@@ -13,6 +13,7 @@ import { classify, echoableId, type MessageKind, type RequestMessage } from './j
 import { quotedId, type RpcMessage, type RpcRequest } from './protocol/rpc.js'
 import { claimsModern } from './protocol/server.js'
 import { isLegacyVersion, isModernVersion, legacyVersions } from './protocol/versions.js'
+import type { SessionEntry } from './session-table.js'
 
 export function handlePost(
   endpoint: HttpEndpoint,
@@ -156,7 +157,38 @@ function handleMessage(
     initializeSession(endpoint, message as RequestMessage, request, response, admission)
     return
   }
-  const session = endpoint.session(sessionId, admission)
+  const found = endpoint.session(sessionId, admission)
+  if (found instanceof Promise) {
+    found.then(
+      (session) => toSession(endpoint, session, kind, message, isInitialize, request, response, admission),
+      (error: unknown) => {
+        endpoint.report(error)
+        sendError(
+          response,
+          503,
+          rpcCodes.transportError,
+          'Service Unavailable: the session store cannot be reached',
+          [...headers, 'retry-after', '1'],
+        )
+      },
+    )
+    return
+  }
+  toSession(endpoint, found, kind, message, isInitialize, request, response, admission)
+}
+
+/** Hands a message to its session (404 when there is none). */
+function toSession(
+  endpoint: HttpEndpoint,
+  session: SessionEntry | undefined,
+  kind: MessageKind,
+  message: RpcMessage,
+  isInitialize: boolean,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Admission,
+): void {
+  const headers = admission.headers
   if (session === undefined) {
     sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
     return
