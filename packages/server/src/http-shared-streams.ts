@@ -105,7 +105,8 @@ export async function resumeStoredStream(
         message: 'the server instance answering this request went away; send it again',
       },
     }
-    response.write(frame(stream, String(position(last) + 1), JSON.stringify(answer)))
+    // The client may have seen events the store never got (the instance died before copying them).
+    response.write(frame(stream, String(Math.max(after, position(last)) + 1), JSON.stringify(answer)))
   }
   response.end()
   return true

@@ -64,8 +64,9 @@ export interface SharedSessions {
   close(): Promise<void>
 }
 
-const heartbeatMs = 5000
-const heartbeatTtlMs = 15_000
+// An instance that died is known to be gone within heartbeatTtlMs (its streams then get an answer).
+const heartbeatMs = 2000
+const heartbeatTtlMs = 6000
 const questionId = /^mcp-kit-([0-9a-f]{8})-\d+$/
 
 /** The instance tag in a server-to-client request id (`mcp-kit-<tag>-<n>`). */
