@@ -10,6 +10,8 @@
 //   stateless-exchange.ts     stateless mode: one protocol server per POST
 //   http-modern.ts            a 2026-07-28 request: served on its own, answer as JSON or SSE
 //   http-session.ts           the transport of one session: exchanges, SSE framing, replay
+//   http-shared-sessions.ts   sessions shared by several instances on a store: adopt, refresh, relay
+//   http-shared-streams.ts    their SSE streams: the standalone stream and resumes from the store
 //   protocol-binding.ts       the seam: what answers the messages (a protocol server)
 //   http-answers.ts           JSON-RPC error answers; refusals close their connection
 
@@ -27,6 +29,7 @@ import { type ModernExchange, serveModern } from './http-modern.js'
 import { handlePost } from './http-post.js'
 import { HttpSessionTransport, keepAliveComment, type SessionHub } from './http-session.js'
 import { handleDelete, handleGet } from './http-session-requests.js'
+import { shareSessions } from './http-shared-sessions.js'
 import { createServerCore, type ProtocolServerOptions } from './protocol/server.js'
 import { defaultLegacyVersion } from './protocol/versions.js'
 import { createProtocolBinding } from './protocol-binding.js'
@@ -35,7 +38,7 @@ import type { GuardOptions } from './request-guard.js'
 import { createRuntime, errorMessage, type Runtime, type RuntimeOptions } from './runtime.js'
 import { createSessionTable, type SessionEntry } from './session-table.js'
 import { createStatelessExchanges } from './stateless-exchange.js'
-import type { SessionRecord, SharedSessions } from './store/shared-sessions.js'
+import type { SharedSessions } from './store/shared-sessions.js'
 
 export interface HttpHandlerOptions
   extends Omit<ProtocolServerOptions, 'onError'>,
@@ -184,25 +187,6 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   const sessionClientKey = options.sessionClientKey
   const statelessExchanges = createStatelessExchanges(hub, connectProtocol, report)
   const shared = stateless ? undefined : options.sharedSessions
-  /** Sessions being taken over from the store, so two requests at once make one copy. */
-  const adopting = new Map<string, Promise<SessionEntry>>()
-
-  function linkTo(transport: HttpSessionTransport, entry: SessionEntry, initial?: SessionRecord): void {
-    if (shared === undefined) return
-    transport.sessionLink = {
-      initial,
-      questionTag: shared.instance,
-      persist: (state) =>
-        shared.save(entry.id, {
-          ...state,
-          clientKey: entry.clientKey,
-          createdAt: entry.createdAt,
-          owner: entry.owner,
-        }),
-      routeAnswer: (message) => shared.routeAnswer(entry.id, message),
-      broadcastCancel: (params) => shared.broadcastCancel(entry.id, params),
-    }
-  }
 
   async function connectSession(entry: SessionEntry): Promise<void> {
     const { id, transport } = entry
@@ -212,49 +196,8 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     await connectProtocol(transport, () => sessions.forget(id, transport))
   }
 
-  /** The session from the store: this instance's copy, refreshed, or a new copy of it. */
-  async function sharedSession(id: string, admission: Admission): Promise<SessionEntry | undefined> {
-    const store = shared as SharedSessions
-    const record = await store.load(id)
-    const local = sessions.get(id)
-    if (record === undefined) {
-      if (local !== undefined) sessions.close(local)
-      return undefined
-    }
-    if ((record.owner ?? undefined) !== admission.clientIdentity) return undefined
-    if (local !== undefined) {
-      local.transport.sessionLink?.refresh?.(record)
-      return local
-    }
-    let pending = adopting.get(id)
-    if (pending === undefined) {
-      const transport = new HttpSessionTransport(id, record.protocolVersion, hub, store)
-      const entry: SessionEntry = {
-        id,
-        transport,
-        clientKey: record.clientKey,
-        createdAt: record.createdAt,
-        owner: record.owner,
-      }
-      linkTo(transport, entry, record)
-      pending = connectSession(entry)
-        .then(() => entry)
-        .finally(() => adopting.delete(id))
-      adopting.set(id, pending)
-    }
-    return pending
-  }
-
-  shared?.onRemoved((id) => {
-    const local = sessions.get(id)
-    if (local !== undefined) sessions.close(local)
-  })
-  shared?.onAnswer((id, message) => sessions.get(id)?.transport.sessionLink?.deliver?.(message))
-  shared?.onCancel((id, params) =>
-    sessions
-      .get(id)
-      ?.transport.sessionLink?.deliver?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params }),
-  )
+  const sharing =
+    shared === undefined ? undefined : shareSessions({ shared, sessions, hub, connect: connectSession })
 
   const endpoint: HttpEndpoint = {
     stateless,
@@ -274,7 +217,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         : sessionClientKey(request, admission.authInfo)
     },
     session(id, admission) {
-      if (shared !== undefined) return sharedSession(id, admission)
+      if (sharing !== undefined) return sharing.session(id, admission.clientIdentity)
       const entry = sessions.get(id)
       // Another user's session id is as good as unknown: 404, nothing said about it.
       return entry === undefined || entry.owner !== admission.clientIdentity ? undefined : entry
@@ -283,7 +226,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
       const id = createSessionId()
       const transport = new HttpSessionTransport(id, defaultLegacyVersion, hub, shared)
       const entry: SessionEntry = { id, transport, clientKey, createdAt: Date.now(), owner }
-      linkTo(transport, entry)
+      sharing?.link(transport, entry)
       await connectSession(entry)
       return entry
     },
