@@ -7,7 +7,7 @@ import { readBody } from './body-reader.js'
 import { negotiate } from './content-negotiation.js'
 import { rpcCodes } from './errors.js'
 import { type Admission, refuseVerdict } from './http-admission.js'
-import { headerValue, refuse, sendError } from './http-answers.js'
+import { headerValue, refuse, sendError, storeUnreachable } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { classify, echoableId, type MessageKind, type RequestMessage } from './json-rpc-message.js'
 import { quotedId, type RpcMessage, type RpcRequest } from './protocol/rpc.js'
@@ -161,16 +161,7 @@ function handleMessage(
   if (found instanceof Promise) {
     found.then(
       (session) => toSession(endpoint, session, kind, message, isInitialize, request, response, admission),
-      (error: unknown) => {
-        endpoint.report(error)
-        sendError(
-          response,
-          503,
-          rpcCodes.transportError,
-          'Service Unavailable: the session store cannot be reached',
-          [...headers, 'retry-after', '1'],
-        )
-      },
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
     )
     return
   }

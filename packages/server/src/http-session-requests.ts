@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { negotiate } from './content-negotiation.js'
 import { rpcCodes } from './errors.js'
 import type { Admission } from './http-admission.js'
-import { headerValue, refuse, sendError } from './http-answers.js'
+import { headerValue, refuse, sendError, storeUnreachable } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { isLegacyVersion } from './protocol/versions.js'
 import type { SessionEntry } from './session-table.js'
@@ -86,7 +86,7 @@ export function handleGet(
       (known) => {
         if (!known) unknown()
       },
-      (error: unknown) => storeAway(endpoint, response, headers, error),
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
     )
   })
 }
@@ -105,29 +105,9 @@ export function handleDelete(
         response.writeHead(200, headers as string[])
         response.end()
       },
-      (error: unknown) => storeAway(endpoint, response, headers, error),
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
     )
   })
-}
-
-function storeAway(
-  endpoint: HttpEndpoint,
-  response: ServerResponse,
-  headers: readonly string[],
-  error: unknown,
-) {
-  endpoint.report(error)
-  if (response.headersSent) {
-    response.end()
-    return
-  }
-  sendError(
-    response,
-    503,
-    rpcCodes.transportError,
-    'Service Unavailable: the session store cannot be reached',
-    [...headers, 'retry-after', '1'],
-  )
 }
 
 /** Runs `then` with the live session a GET or DELETE names, after answering 400 (no id) or 404 if none. */
@@ -157,6 +137,6 @@ function withSession(
   }
   const session = endpoint.session(sessionId, admission)
   if (session instanceof Promise)
-    session.then(found, (error: unknown) => storeAway(endpoint, response, headers, error))
+    session.then(found, (error: unknown) => storeUnreachable(endpoint, response, headers, error))
   else found(session)
 }
