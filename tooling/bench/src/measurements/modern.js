@@ -193,7 +193,7 @@ function cpuTicks(pid) {
 }
 
 /** Resolves once the process has used no CPU for `quietMs` (all work taken in, all parked). */
-async function untilIdle(pid, { quietMs = 150, limitMs = 30_000 } = {}) {
+export async function untilIdle(pid, { quietMs = 150, limitMs = 30_000 } = {}) {
   const deadline = Date.now() + limitMs
   let last = cpuTicks(pid)
   let quietSince = Date.now()
