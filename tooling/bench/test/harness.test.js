@@ -55,6 +55,7 @@ const expectedRows = [
   'warm-cold',
   'store-throughput',
   'store-latency-p99',
+  'store-cpu-per-call',
   'store-task-round-trip',
   'store-task-rate',
   'store-memory-per-task',

@@ -22,7 +22,7 @@ import { checkToolCall, getTask, loadModernEcho, taskRoundTrip } from '../modern
 import { connectRedis } from '../redis-connection.js'
 import { failedRow, makeRow } from '../rows.js'
 import { median } from '../statistics.js'
-import { probeMemory, untilIdle } from './modern.js'
+import { cpuTicks, probeMemory, untilIdle } from './modern.js'
 
 const storeNames = { redis: 'Redis store', memory: 'memory store' }
 const anchorName = 'same server, memory store'
@@ -132,6 +132,12 @@ export async function measureStore(context, options, log) {
         anchorName,
       },
       { id: 'store-latency-p99', name: '2026 tools/call latency p99, Redis store', unit: 'ms', anchorName },
+      {
+        id: 'store-cpu-per-call',
+        name: 'server CPU per 2026 tools/call, Redis store',
+        unit: 'µs',
+        anchorName,
+      },
     ],
     tasks: [
       {
@@ -214,11 +220,11 @@ function row(planned, kit, anchor, note) {
 }
 
 /** 2026 tools/call echo under autocannon, a fresh server per store per round. */
-async function measureThroughput(context, options, log, [throughputRow, p99Row]) {
-  /** @type {Record<'redis' | 'memory', { requestsPerSecond: number[], p50: number[], p99: number[] }>} */
+async function measureThroughput(context, options, log, [throughputRow, p99Row, cpuRow]) {
+  /** @type {Record<'redis' | 'memory', { requestsPerSecond: number[], p50: number[], p99: number[], cpuMicroseconds: number[] }>} */
   const results = {
-    redis: { requestsPerSecond: [], p50: [], p99: [] },
-    memory: { requestsPerSecond: [], p50: [], p99: [] },
+    redis: { requestsPerSecond: [], p50: [], p99: [], cpuMicroseconds: [] },
+    memory: { requestsPerSecond: [], p50: [], p99: [], cpuMicroseconds: [] },
   }
   const load = { connections: options.httpConnections, seconds: options.httpSeconds }
   for (let round = 0; round < options.httpRounds; round++) {
@@ -227,12 +233,17 @@ async function measureThroughput(context, options, log, [throughputRow, p99Row])
         if (options.httpWarmupSeconds > 0) {
           await loadModernEcho(server.url, { ...load, seconds: options.httpWarmupSeconds })
         }
+        const ticks = cpuTicks(server.pid)
         const result = await loadModernEcho(server.url, load)
+        // CPU time per request hardly moves when another process takes a core for a while (this
+        // machine's cores are shared); requests per second does.
+        const cpuMicroseconds = ((cpuTicks(server.pid) - ticks) * 10_000) / result.requests
         results[kind].requestsPerSecond.push(result.requestsPerSecond)
         results[kind].p50.push(result.latencyP50)
         results[kind].p99.push(result.latencyP99)
+        results[kind].cpuMicroseconds.push(cpuMicroseconds)
         log(
-          `  round ${round + 1}: ${storeNames[kind]} ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms`,
+          `  round ${round + 1}: ${storeNames[kind]} ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms, server CPU ${cpuMicroseconds.toFixed(1)} µs per call`,
         )
       })
     }
@@ -246,6 +257,12 @@ async function measureThroughput(context, options, log, [throughputRow, p99Row])
       'one instance, bench registry; --store redis://… vs no --store; a 2026 call should not touch Redis',
     ),
     row(p99Row, results.redis.p99, results.memory.p99, `p50: ${p50('redis')}, ${p50('memory')}`),
+    row(
+      cpuRow,
+      results.redis.cpuMicroseconds,
+      results.memory.cpuMicroseconds,
+      'user + system CPU of the server process (all threads) during the measured load ÷ requests answered',
+    ),
   ]
 }
 
