@@ -313,9 +313,12 @@ async function measureTasks(context, options, log, [roundTripRow, rateRow]) {
 }
 
 /**
- * Live memory per finished task: a warm-up of 200 tasks, the idle baseline after GC, N more tasks
- * run to completion, the server idle again, the probe again. With Redis the records live there:
- * Redis's used_memory is read before and after too (other clients of that Redis move it as well).
+ * Live memory per finished task: a warm-up of 1,000 tasks, the idle baseline after GC, N more
+ * tasks run to completion, the server idle again, the probe again. With Redis the records live
+ * there: Redis's used_memory is read before and after too (other clients of that Redis move it as
+ * well). The warm-up is that long because the Redis side's heap grows by a few MiB once (compiled
+ * code, the Redis client's buffers) and then stays within ±2 MiB however many tasks follow; after
+ * 200 tasks that step still showed as 0.1–0.4 KiB per task.
  */
 async function measureTaskMemory(context, options, log, [instanceRow, redisRow]) {
   const memoryFile = join(context.home, 'store-memory-probe.json')
@@ -327,7 +330,7 @@ async function measureTaskMemory(context, options, log, [instanceRow, redisRow])
   }
   const live = (usage) => usage.heapUsed + usage.external
   const usedMemory = async (redis) => Number((await redis.info('memory')).get('used_memory'))
-  const warmup = Math.min(200, count)
+  const warmup = Math.min(1000, count)
   for (let round = 0; round < options.storeMemoryRounds; round++) {
     for (const kind of /** @type {const} */ (['redis', 'memory'])) {
       await withStoreServer(
