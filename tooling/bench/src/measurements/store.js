@@ -317,8 +317,9 @@ async function measureTasks(context, options, log, [roundTripRow, rateRow]) {
  * tasks run to completion, the server idle again, the probe again. With Redis the records live
  * there: Redis's used_memory is read before and after too (other clients of that Redis move it as
  * well). The warm-up is that long because the Redis side's heap grows by a few MiB once (compiled
- * code, the Redis client's buffers) and then stays within ±2 MiB however many tasks follow; after
- * 200 tasks that step still showed as 0.1–0.4 KiB per task.
+ * code, the Redis client's buffers); after 200 tasks that step still showed as 0.1–0.4 KiB per
+ * task. What is left moves by up to ±2 MiB either way whatever the task count (V8's own upkeep),
+ * so on the Redis side the row reads about ±0.2 KiB per task: flat.
  */
 async function measureTaskMemory(context, options, log, [instanceRow, redisRow]) {
   const memoryFile = join(context.home, 'store-memory-probe.json')
