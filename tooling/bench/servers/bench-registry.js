@@ -1,6 +1,8 @@
 // The registry module `mcp-kit serve` runs in the 2026-07-28 rows: the same tools, resource and
 // prompt as anchors/sdk-v2-http-server.js, written the way the root README shows (a function of
-// @mcp-kit/server's exports, so the module needs no dependencies).
+// @mcp-kit/server's exports, so the module needs no dependencies). `echo_task` is for the store
+// rows only (the anchor has no tasks): it always runs as a task and finishes at once, so a task's
+// round trip measures the task store, not the tool.
 
 export default ({ createToolRegistry }) =>
   createToolRegistry()
@@ -20,6 +22,13 @@ export default ({ createToolRegistry }) =>
       },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       handler: ({ a, b }) => ({ sum: a + b }),
+    })
+    .tool({
+      name: 'echo_task',
+      description: 'Returns the message it is given, as a task',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+      taskSupport: 'required',
+      handler: ({ message }) => String(message),
     })
     .tool({
       name: 'wait',

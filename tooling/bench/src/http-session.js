@@ -152,6 +152,7 @@ export async function driveLoad({ url, connections, seconds, headers, body }) {
   return {
     // result.duration is rounded to whole seconds; start and finish are exact enough.
     requestsPerSecond: result.requests.total / ((result.finish.getTime() - result.start.getTime()) / 1000),
+    requests: result.requests.total,
     latencyP50: percentile(0.5),
     latencyP99: percentile(0.99),
   }

@@ -16,6 +16,7 @@ import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
 import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
+import { measureStore } from './measurements/store.js'
 import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
 import { failedRow } from './rows.js'
@@ -42,6 +43,7 @@ const measurements = [
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
+  ['store', 'shared state on Redis vs in memory', measureStore],
   ['soak', 'soak: mixed load on serve, memory over time', measureSoak],
 ]
 
@@ -69,6 +71,8 @@ try {
     try {
       const measured = await measure(context, options, log)
       rows.push(...measured)
+      // A measurement may fail some rows and keep the others (the store rows without Redis).
+      broken += measured.filter((row) => row.error !== undefined).length
       for (const row of measured) {
         log(
           `  ${row.name}${row.anchor ? ` vs ${row.anchor.name}` : ''}: ${row.ratio === null ? row.kit.median.toFixed(1) : `ratio ${row.ratio.toFixed(2)}`}`,

@@ -4,6 +4,7 @@
 
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { defaultRedisUrl } from './redis-connection.js'
 
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -21,6 +22,7 @@ export const groups = [
   'scaling',
   'gateway',
   'warm',
+  'store',
   'soak',
 ]
 /** What a run without `--only` measures: the soak takes minutes on its own, so it runs when named. */
@@ -52,6 +54,11 @@ export const defaultGroups = groups.filter((group) => group !== 'soak')
  * @property {number} soakIntervalSeconds  between memory samples
  * @property {number} soakRate          mixed operations per second (each 1–5 requests)
  * @property {number} soakClients       concurrent load clients
+ * @property {string} redisUrl          the Redis of the store rows
+ * @property {number} storeRoundTrips   task round trips, one at a time, per round of the store rows
+ * @property {number} storeTasks        finished tasks kept for the store memory row
+ * @property {number} storeMemoryRounds fresh-server rounds for the store memory row
+ * @property {number} storeCountCalls   operations of each kind while Redis commands are counted
  * @property {string[]} only            groups to run
  * @property {string} outputDirectory   where latest.json and latest.md go
  * @property {string | undefined} kitBin  mcp-kit's bin.js (default: the workspace build)
@@ -81,6 +88,10 @@ const presets = {
     soakMinutes: 10,
     soakWarmupSeconds: 60,
     soakIntervalSeconds: 5,
+    storeRoundTrips: 500,
+    storeTasks: 10_000,
+    storeMemoryRounds: 3,
+    storeCountCalls: 200,
   },
   quick: {
     runs: 3,
@@ -104,6 +115,10 @@ const presets = {
     soakMinutes: 1,
     soakWarmupSeconds: 15,
     soakIntervalSeconds: 2,
+    storeRoundTrips: 200,
+    storeTasks: 10_000,
+    storeMemoryRounds: 1,
+    storeCountCalls: 100,
   },
   smoke: {
     runs: 1,
@@ -127,6 +142,10 @@ const presets = {
     soakMinutes: 0.1,
     soakWarmupSeconds: 1,
     soakIntervalSeconds: 0.5,
+    storeRoundTrips: 20,
+    storeTasks: 200,
+    storeMemoryRounds: 1,
+    storeCountCalls: 20,
   },
 }
 
@@ -164,6 +183,8 @@ export function parseOptions(argv, env = process.env) {
         `Without --only every group but soak runs. --only soak: 10 minutes of mixed load on serve with its`,
         '      memory sampled; --minutes N (default 10), --soak-warmup S, --soak-interval S, --soak-rate N,',
         '      --soak-clients N.',
+        'store: --redis-url URL (default $REDIS_URL, else redis://127.0.0.1:6379), --store-round-trips N,',
+        '      --store-tasks N (finished tasks for the memory row), --store-memory-rounds N, --store-count-calls N.',
         '',
       ].join('\n'),
     )
@@ -207,6 +228,11 @@ export function parseOptions(argv, env = process.env) {
     soakIntervalSeconds: numberSetting('soak-interval', preset.soakIntervalSeconds),
     soakRate: numberSetting('soak-rate', 300),
     soakClients: numberSetting('soak-clients', 8),
+    redisUrl: setting('redis-url') ?? env.REDIS_URL ?? defaultRedisUrl,
+    storeRoundTrips: numberSetting('store-round-trips', preset.storeRoundTrips),
+    storeTasks: numberSetting('store-tasks', preset.storeTasks),
+    storeMemoryRounds: numberSetting('store-memory-rounds', preset.storeMemoryRounds),
+    storeCountCalls: numberSetting('store-count-calls', preset.storeCountCalls),
     only,
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'bench-results')),
     kitBin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,

@@ -4,7 +4,7 @@
 /** @param {number} value @param {string} unit */
 export function formatValue(value, unit) {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—'
-  if (unit === 'req/s') return `${Math.round(value).toLocaleString('en-US')} req/s`
+  if (unit === 'req/s' || unit === 'tasks/s') return `${Math.round(value).toLocaleString('en-US')} ${unit}`
   if (unit === 'ms') {
     const digits = value < 10 ? 2 : value < 100 ? 1 : 0
     return `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ms`

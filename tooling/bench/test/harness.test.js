@@ -53,6 +53,16 @@ const expectedRows = [
   'warm-node',
   'warm-mcpc',
   'warm-cold',
+  'store-throughput',
+  'store-latency-p99',
+  'store-cpu-per-call',
+  'store-task-round-trip',
+  'store-task-rate',
+  'store-memory-per-task',
+  'store-redis-memory-per-task',
+  'store-commands-2026-call',
+  'store-commands-task',
+  'store-commands-2025-call',
 ]
 
 /** Command lines of live processes running one of the bench's anchors or servers. */

@@ -184,8 +184,8 @@ export async function measureHttpModern(context, options, log) {
   ]
 }
 
-/** CPU time (user + system, in clock ticks) the process has used so far. */
-function cpuTicks(pid) {
+/** CPU time (user + system, in clock ticks: 1/100 s) the process has used so far, all its threads. */
+export function cpuTicks(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   // Fields after the command name (which may hold spaces) start at field 3.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -193,7 +193,7 @@ function cpuTicks(pid) {
 }
 
 /** Resolves once the process has used no CPU for `quietMs` (all work taken in, all parked). */
-async function untilIdle(pid, { quietMs = 150, limitMs = 30_000 } = {}) {
+export async function untilIdle(pid, { quietMs = 150, limitMs = 30_000 } = {}) {
   const deadline = Date.now() + limitMs
   let last = cpuTicks(pid)
   let quietSince = Date.now()
