@@ -176,8 +176,15 @@ const runs =
           leg: 'server',
           args: ['--requirements', '2026-07-28', '--expected-failures', baselinePath],
         },
-        // The same against an instance whose tasks, requestState key and change feed live on
-        // Redis (`serve --store`): the tasks extension must pass with either store.
+        // The same against an instance whose sessions, tasks, requestState key and change feed
+        // live on Redis (`serve --store`): both revisions, the tasks extension included, must pass
+        // with either store.
+        {
+          name: 'server, 2025-11-25, store on Redis',
+          leg: 'server',
+          store: 'redis',
+          args: ['--requirements', '2025-11-25'],
+        },
         {
           name: 'server, 2026-07-28, store on Redis',
           leg: 'server',

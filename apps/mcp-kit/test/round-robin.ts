@@ -1,23 +1,28 @@
-// A round-robin HTTP proxy in front of several `mcp-kit serve` instances, as a load balancer
-// without affinity: each request (streams included) goes to the next instance. An instance that
-// refuses the connection (it was killed) is skipped for that request, as balancers do with a dead
-// backend; nothing that reached an instance is sent twice. Shared by the scale-out tests.
+// A round-robin HTTP proxy for tests of several `serve` instances (no affinity): each request,
+// streams included, goes to the next instance; an instance that refuses the connection (it died)
+// is skipped, as a load balancer's health check would.
 
 import { createServer, type Server } from 'node:http'
 
-export interface RoundRobin {
-  /** The proxy's MCP endpoint. */
-  url: string
-  /** The instance URL each request was answered by, in order. */
-  served: string[]
-}
-
 const proxies: Server[] = []
 
-/** Starts a proxy in front of `targets` (MCP endpoint URLs); closed by closeProxies(). */
-export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
+/** Closes every proxy started (for afterEach). */
+export async function closeProxies(): Promise<void> {
+  for (const proxy of proxies.splice(0)) {
+    proxy.closeAllConnections()
+    await new Promise((resolve) => proxy.close(resolve))
+  }
+}
+
+/**
+ * Starts a proxy over `targets` (MCP endpoint URLs); resolves to its own endpoint URL. `onForward`
+ * hears where each request went, with its body.
+ */
+export async function roundRobin(
+  targets: string[],
+  onForward?: (target: string, body: string) => void,
+): Promise<string> {
   let next = 0
-  const served: string[] = []
   const proxy = createServer((request, response) => {
     const body: Buffer[] = []
     request.on('data', (chunk: Buffer) => body.push(chunk))
@@ -29,49 +34,35 @@ export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
       const controller = new AbortController()
       response.on('close', () => controller.abort())
       for (let attempt = 0; attempt < targets.length; attempt++) {
-        const target = targets[next++ % targets.length] as string
+        const target = new URL(targets[next++ % targets.length] as string)
+        let answer: Response
         try {
-          const answer = await fetch(new URL(target), {
+          answer = await fetch(target, {
             method: request.method,
             headers,
             body: body.length > 0 ? Buffer.concat(body) : undefined,
             signal: controller.signal,
           })
-          served.push(target)
+        } catch {
+          if (controller.signal.aborted) return
+          continue // refused: that instance is gone, try the next
+        }
+        onForward?.(target.href, Buffer.concat(body).toString('utf8'))
+        try {
           response.writeHead(answer.status, Object.fromEntries(answer.headers))
           if (answer.body) for await (const chunk of answer.body) response.write(chunk)
-          response.end()
-          return
-        } catch (error) {
-          // Only a refused connection is safe to try elsewhere: the request never arrived.
-          if (refused(error) && !response.headersSent) continue
-          break
+        } catch {
+          // The instance died mid-answer: the client sees the stream end, as it would behind a balancer.
         }
+        response.end()
+        return
       }
-      if (!response.headersSent) response.writeHead(502)
+      response.writeHead(502)
       response.end()
     })
   })
   proxies.push(proxy)
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const { port } = proxy.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}/mcp`, served }
-}
-
-/** The proxy's URL only (see startRoundRobin). */
-export async function roundRobin(targets: string[]): Promise<string> {
-  return (await startRoundRobin(targets)).url
-}
-
-/** Closes every proxy started so far (for afterEach). */
-export async function closeProxies(): Promise<void> {
-  for (const proxy of proxies.splice(0)) {
-    proxy.closeAllConnections()
-    await new Promise((resolve) => proxy.close(resolve))
-  }
-}
-
-function refused(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } } | undefined)?.cause
-  return cause?.code === 'ECONNREFUSED'
+  return `http://127.0.0.1:${port}/mcp`
 }

@@ -30,7 +30,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { type Serving, startServe, stopStarted } from './helpers.js'
 import { describeAnswer, type ModernAnswer, modernRequest } from './modern-request.js'
 import { pollUntil } from './poll.js'
-import { closeProxies, startRoundRobin } from './round-robin.js'
+import { closeProxies, roundRobin } from './round-robin.js'
 
 const registry = fileURLToPath(new URL('./fixtures/scale-task-registry.mjs', import.meta.url))
 const redisServer = findRedisServer()
@@ -216,7 +216,7 @@ async function restartUnderLoad(persistence: 'aof' | 'none', outage: 'brief' | '
       startServe([registry, '--port', '0', '--store', first.url, '--store-prefix', prefix]),
     ),
   )
-  const proxy = await startRoundRobin(instances.map((instance) => instance.url))
+  const proxy = { url: await roundRobin(instances.map((instance) => instance.url)) }
   const load = startLoad(proxy.url)
   await pollUntil('load before the outage', () =>
     load.calls.before.ok >= 30 && load.tasks.filter((task) => task.status === 'completed').length >= 6

@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { type Serving, startServe, stopStarted } from './helpers.js'
 import { describeAnswer, type ModernAnswer, modernRequest } from './modern-request.js'
 import { pollUntil } from './poll.js'
-import { closeProxies, type RoundRobin, startRoundRobin } from './round-robin.js'
+import { closeProxies, roundRobin } from './round-robin.js'
 
 const registry = fileURLToPath(new URL('./fixtures/scale-task-registry.mjs', import.meta.url))
 const redis = await redisForTests({ what: 'apps/mcp-kit/test/scale-out-tasks.test.ts' })
@@ -25,7 +25,13 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-async function threeInstances(extra: string[] = []): Promise<{ proxy: RoundRobin; instances: Serving[] }> {
+interface Proxy {
+  url: string
+  /** The instance each request went to, in order. */
+  served: string[]
+}
+
+async function threeInstances(extra: string[] = []): Promise<{ proxy: Proxy; instances: Serving[] }> {
   const prefix = `mcp-kit-test:${randomUUID()}:`
   const instances = await Promise.all(
     [1, 2, 3].map(() =>
@@ -41,7 +47,12 @@ async function threeInstances(extra: string[] = []): Promise<{ proxy: RoundRobin
       ]),
     ),
   )
-  return { proxy: await startRoundRobin(instances.map((instance) => instance.url)), instances }
+  const served: string[] = []
+  const url = await roundRobin(
+    instances.map((instance) => instance.url),
+    (target) => served.push(target),
+  )
+  return { proxy: { url, served }, instances }
 }
 
 async function startTask(url: string, ms: number): Promise<string> {

@@ -2,6 +2,7 @@
 // the HTTP status that says what went wrong at the transport level.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { rpcCodes } from './errors.js'
 import type { RequestId } from './protocol/rpc.js'
 
 const mebibyte = 1024 * 1024
@@ -70,4 +71,21 @@ export function headerValue(value: string | string[] | undefined): string | unde
 /** A byte count as people write it in options: `4 MiB`, or `1024 bytes`. */
 export function describeBytes(bytes: number): string {
   return bytes % mebibyte === 0 ? `${bytes / mebibyte} MiB` : `${bytes} bytes`
+}
+
+/** The 503 for a request whose session the store could not be asked about (it is away); reported. */
+export function storeUnreachable(
+  endpoint: { report(error: unknown): void },
+  response: ServerResponse,
+  headers: readonly string[],
+  error: unknown,
+): void {
+  endpoint.report(error)
+  sendError(
+    response,
+    503,
+    rpcCodes.transportError,
+    'Service Unavailable: the session store cannot be reached',
+    [...headers, 'retry-after', '1'],
+  )
 }

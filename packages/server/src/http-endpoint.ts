@@ -23,8 +23,13 @@ export interface HttpEndpoint {
   clientKey(request: IncomingMessage, admission: Admission): string
   /** Opens a session for `clientKey`; it is in the table before this resolves. */
   openSession(clientKey: string, owner: string | undefined): Promise<SessionEntry>
-  /** The live session `id`, when the request's client may use it (the identity that opened it). */
-  session(id: string, admission: Admission): SessionEntry | undefined
+  /**
+   * The live session `id`, when the request's client may use it (the identity that opened it).
+   * A promise when sessions are shared by several instances (the store is asked every time).
+   */
+  session(id: string, admission: Admission): SessionEntry | undefined | Promise<SessionEntry | undefined>
+  /** Ends a session (DELETE), on every instance when shared. */
+  endSession(entry: SessionEntry): Promise<void>
   /** Serves a 2026-07-28 request (stateless, per request: http-modern.ts); counted already. */
   serveModern(
     message: RpcRequest,

@@ -10,6 +10,8 @@
 //   stateless-exchange.ts     stateless mode: one protocol server per POST
 //   http-modern.ts            a 2026-07-28 request: served on its own, answer as JSON or SSE
 //   http-session.ts           the transport of one session: exchanges, SSE framing, replay
+//   http-shared-sessions.ts   sessions shared by several instances on a store: adopt, refresh, relay
+//   http-shared-streams.ts    their SSE streams: the standalone stream and resumes from the store
 //   protocol-binding.ts       the seam: what answers the messages (a protocol server)
 //   http-answers.ts           JSON-RPC error answers; refusals close their connection
 
@@ -27,6 +29,7 @@ import { type ModernExchange, serveModern } from './http-modern.js'
 import { handlePost } from './http-post.js'
 import { HttpSessionTransport, keepAliveComment, type SessionHub } from './http-session.js'
 import { handleDelete, handleGet } from './http-session-requests.js'
+import { shareSessions } from './http-shared-sessions.js'
 import { createServerCore, type ProtocolServerOptions } from './protocol/server.js'
 import { defaultLegacyVersion } from './protocol/versions.js'
 import { createProtocolBinding } from './protocol-binding.js'
@@ -35,6 +38,7 @@ import type { GuardOptions } from './request-guard.js'
 import { createRuntime, errorMessage, type Runtime, type RuntimeOptions } from './runtime.js'
 import { createSessionTable, type SessionEntry } from './session-table.js'
 import { createStatelessExchanges } from './stateless-exchange.js'
+import type { SharedSessions } from './store/shared-sessions.js'
 
 export interface HttpHandlerOptions
   extends Omit<ProtocolServerOptions, 'onError'>,
@@ -93,6 +97,11 @@ export interface HttpHandlerOptions
   oauth?: OAuthResource | Promise<OAuthResource>
   /** Session id generator (default crypto.randomUUID). */
   createSessionId?: () => string
+  /**
+   * 2025 sessions shared with other instances through a store (startHttpServer makes them from
+   * its `store`): any instance serves any session, resumes its streams, routes its answers.
+   */
+  sharedSessions?: SharedSessions
 }
 
 export interface HttpHandlerStats {
@@ -177,6 +186,18 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   })
   const sessionClientKey = options.sessionClientKey
   const statelessExchanges = createStatelessExchanges(hub, connectProtocol, report)
+  const shared = stateless ? undefined : options.sharedSessions
+
+  async function connectSession(entry: SessionEntry): Promise<void> {
+    const { id, transport } = entry
+    transport.onerror = report
+    // In the table before connecting, so initializes arriving meanwhile count against the cap.
+    sessions.add(entry)
+    await connectProtocol(transport, () => sessions.forget(id, transport))
+  }
+
+  const sharing =
+    shared === undefined ? undefined : shareSessions({ shared, sessions, hub, connect: connectSession })
 
   const endpoint: HttpEndpoint = {
     stateless,
@@ -196,19 +217,22 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
         : sessionClientKey(request, admission.authInfo)
     },
     session(id, admission) {
+      if (sharing !== undefined) return sharing.session(id, admission.clientIdentity)
       const entry = sessions.get(id)
       // Another user's session id is as good as unknown: 404, nothing said about it.
       return entry === undefined || entry.owner !== admission.clientIdentity ? undefined : entry
     },
     async openSession(clientKey, owner) {
       const id = createSessionId()
-      const transport = new HttpSessionTransport(id, defaultLegacyVersion, hub)
-      transport.onerror = report
+      const transport = new HttpSessionTransport(id, defaultLegacyVersion, hub, shared)
       const entry: SessionEntry = { id, transport, clientKey, createdAt: Date.now(), owner }
-      // In the table before connecting, so initializes arriving meanwhile count against the cap.
-      sessions.add(entry)
-      await connectProtocol(transport, () => sessions.forget(id, transport))
+      sharing?.link(transport, entry)
+      await connectSession(entry)
       return entry
+    },
+    async endSession(entry) {
+      sessions.close(entry)
+      await shared?.remove(entry.id)
     },
     serveModern(message, request, response, admission) {
       serveModern(message, {

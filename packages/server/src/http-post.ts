@@ -7,12 +7,13 @@ import { readBody } from './body-reader.js'
 import { negotiate } from './content-negotiation.js'
 import { rpcCodes } from './errors.js'
 import { type Admission, refuseVerdict } from './http-admission.js'
-import { headerValue, refuse, sendError } from './http-answers.js'
+import { headerValue, refuse, sendError, storeUnreachable } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { classify, echoableId, type MessageKind, type RequestMessage } from './json-rpc-message.js'
 import { quotedId, type RpcMessage, type RpcRequest } from './protocol/rpc.js'
 import { claimsModern } from './protocol/server.js'
 import { isLegacyVersion, isModernVersion, legacyVersions } from './protocol/versions.js'
+import type { SessionEntry } from './session-table.js'
 
 export function handlePost(
   endpoint: HttpEndpoint,
@@ -156,7 +157,29 @@ function handleMessage(
     initializeSession(endpoint, message as RequestMessage, request, response, admission)
     return
   }
-  const session = endpoint.session(sessionId, admission)
+  const found = endpoint.session(sessionId, admission)
+  if (found instanceof Promise) {
+    found.then(
+      (session) => toSession(endpoint, session, kind, message, isInitialize, request, response, admission),
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
+    )
+    return
+  }
+  toSession(endpoint, found, kind, message, isInitialize, request, response, admission)
+}
+
+/** Hands a message to its session (404 when there is none). */
+function toSession(
+  endpoint: HttpEndpoint,
+  session: SessionEntry | undefined,
+  kind: MessageKind,
+  message: RpcMessage,
+  isInitialize: boolean,
+  request: IncomingMessage,
+  response: ServerResponse,
+  admission: Admission,
+): void {
+  const headers = admission.headers
   if (session === undefined) {
     sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
     return

@@ -16,14 +16,16 @@ import {
 } from './http-handler.js'
 import { connectionCapFor, readOpenFileLimit } from './open-file-limit.js'
 import type { ToolRegistry } from './registry.js'
+import { sharedSessions } from './store/shared-sessions.js'
 import { sharedChangeFeed, sharedStateKey } from './store/shared-state.js'
 import type { Store } from './store/store.js'
 
 export interface HttpServerOptions extends HttpHandlerOptions {
   /**
    * Where state shared by every instance lives (memoryStore, redisStore): the requestState key,
-   * change notifications for subscriptions/listen and tasks; /healthz answers 503 while it is away.
-   * The caller opens and closes it.
+   * change notifications for subscriptions/listen, tasks, and 2025 sessions with their SSE event
+   * logs (any instance serves any session); /healthz answers 503 while it is away. The caller
+   * opens and closes it.
    */
   store?: Store
   /** Address to bind (default 127.0.0.1). Binding elsewhere does not disable Host checks: add names with `allowedHosts`. */
@@ -107,6 +109,15 @@ export async function startHttpServer(
           stateKey: options.stateKey ?? (await sharedStateKey(store)),
           changes: options.changes ?? feed,
           tasks: { ...options.tasks, store: options.tasks?.store ?? store.taskStore() },
+          sharedSessions:
+            options.stateless === true
+              ? undefined
+              : await sharedSessions(store, {
+                  idleMs: options.sessionIdleMs ?? 600_000,
+                  maxLifetimeMs: options.sessionMaxLifetimeMs ?? 24 * 60 * 60 * 1000,
+                  maxLoggedEvents: options.eventLogSize ?? 1000,
+                  report: options.onError,
+                }),
         }
   const handler = createHttpHandler(registry, {
     ...options,
@@ -141,6 +152,7 @@ export async function startHttpServer(
     guard.dispose()
     void handler.close({ graceMs: 0 })
     void feed?.close()
+    void shared.sharedSessions?.close()
     throw error
   })
   server.on('error', (error) => options.onError?.(error))
@@ -156,6 +168,8 @@ export async function startHttpServer(
       guard.dispose()
       await handler.close({ graceMs: 0 })
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await feed?.close()
+      await shared.sharedSessions?.close()
       throw error
     }
   }
@@ -180,6 +194,7 @@ export async function startHttpServer(
         await stopped
         clearTimeout(timer)
         await feed?.close()
+        await shared.sharedSessions?.close()
       })()
       return closed
     },

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { negotiate } from './content-negotiation.js'
 import { rpcCodes } from './errors.js'
 import type { Admission } from './http-admission.js'
-import { headerValue, refuse, sendError } from './http-answers.js'
+import { headerValue, refuse, sendError, storeUnreachable } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { isLegacyVersion } from './protocol/versions.js'
 import type { SessionEntry } from './session-table.js'
@@ -49,40 +49,46 @@ export function handleGet(
     )
     return
   }
-  const session = requireSession(endpoint, request, response, admission)
-  if (session === undefined) return
-  const version = headerValue(request.headers['mcp-protocol-version'])
-  if (version !== undefined && !isLegacyVersion(version)) {
-    sendError(
-      response,
-      400,
-      rpcCodes.transportError,
-      'Bad Request: unsupported MCP-Protocol-Version',
-      headers,
+  withSession(endpoint, request, response, admission, (session) => {
+    const version = headerValue(request.headers['mcp-protocol-version'])
+    if (version !== undefined && !isLegacyVersion(version)) {
+      sendError(
+        response,
+        400,
+        rpcCodes.transportError,
+        'Bad Request: unsupported MCP-Protocol-Version',
+        headers,
+      )
+      return
+    }
+    if (endpoint.closing) {
+      sendError(
+        response,
+        503,
+        rpcCodes.transportError,
+        'Service Unavailable: the server is shutting down',
+        headers,
+      )
+      return
+    }
+    const lastEventId = headerValue(request.headers['last-event-id'])
+    session.transport.lastActivity = Date.now()
+    const unknown = () =>
+      sendError(
+        response,
+        400,
+        rpcCodes.transportError,
+        'Bad Request: unknown Last-Event-ID (the events may have expired)',
+        headers,
+      )
+    const opened = session.transport.openSharedStream(response, headers, lastEventId)
+    opened.then(
+      (known) => {
+        if (!known) unknown()
+      },
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
     )
-    return
-  }
-  if (endpoint.closing) {
-    sendError(
-      response,
-      503,
-      rpcCodes.transportError,
-      'Service Unavailable: the server is shutting down',
-      headers,
-    )
-    return
-  }
-  const lastEventId = headerValue(request.headers['last-event-id'])
-  session.transport.lastActivity = Date.now()
-  if (!session.transport.openStream(response, headers, lastEventId)) {
-    sendError(
-      response,
-      400,
-      rpcCodes.transportError,
-      'Bad Request: unknown Last-Event-ID (the events may have expired)',
-      headers,
-    )
-  }
+  })
 }
 
 export function handleDelete(
@@ -93,20 +99,25 @@ export function handleDelete(
 ): void {
   const headers = admission.headers
   if (refusedWhenStateless(endpoint, request, response, headers, 'no sessions')) return
-  const session = requireSession(endpoint, request, response, admission)
-  if (session === undefined) return
-  endpoint.sessions.close(session)
-  response.writeHead(200, headers as string[])
-  response.end()
+  withSession(endpoint, request, response, admission, (session) => {
+    endpoint.endSession(session).then(
+      () => {
+        response.writeHead(200, headers as string[])
+        response.end()
+      },
+      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
+    )
+  })
 }
 
-/** The live session a GET or DELETE names, or undefined after answering 400 (no id) or 404. */
-function requireSession(
+/** Runs `then` with the live session a GET or DELETE names, after answering 400 (no id) or 404 if none. */
+function withSession(
   endpoint: HttpEndpoint,
   request: IncomingMessage,
   response: ServerResponse,
   admission: Admission,
-): SessionEntry | undefined {
+  then: (session: SessionEntry) => void,
+): void {
   const headers = admission.headers
   const sessionId = headerValue(request.headers['mcp-session-id'])
   if (sessionId === undefined) {
@@ -117,12 +128,15 @@ function requireSession(
       'Bad Request: Mcp-Session-Id header is required',
       headers,
     )
-    return undefined
+    return
+  }
+  const found = (session: SessionEntry | undefined) => {
+    if (session === undefined)
+      sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
+    else then(session)
   }
   const session = endpoint.session(sessionId, admission)
-  if (session === undefined) {
-    sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
-    return undefined
-  }
-  return session
+  if (session instanceof Promise)
+    session.then(found, (error: unknown) => storeUnreachable(endpoint, response, headers, error))
+  else found(session)
 }

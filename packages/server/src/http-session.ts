@@ -11,10 +11,12 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { Negotiation } from './content-negotiation.js'
 import type { AuthInfo } from './context.js'
 import { rpcCodes } from './errors.js'
+import { openSharedStandalone, requestMarker, resumeStoredStream } from './http-shared-streams.js'
 import type { MessageExtra } from './protocol/legacy-session.js'
 import type { RequestId, RpcMessage } from './protocol/rpc.js'
-import type { MessageTransport } from './protocol/server.js'
+import type { MessageTransport, SessionLink } from './protocol/server.js'
 import { SseEventLog, type StreamRecord } from './sse-event-log.js'
+import type { SharedSessions } from './store/shared-sessions.js'
 
 /** What a session needs from the handler that owns it. */
 export interface SessionHub {
@@ -63,18 +65,32 @@ export class HttpSessionTransport implements MessageTransport {
    */
   lastActivity: number
   closed = false
+  /** Set when several instances share the session (store/shared-sessions.ts). */
+  sessionLink?: SessionLink
   readonly exchanges = new Map<RequestId, Exchange>()
   readonly #hub: SessionHub
   readonly #log: SseEventLog
+  /** Where a shared session's standalone stream and request-stream copies live; undefined alone. */
+  readonly #shared: SharedSessions | undefined
+  /** A shared session's standalone stream held here, and how to stop following it. */
+  #sharedStandalone: { response: ServerResponse; stop: () => void } | undefined
   readonly #jsonHeaders: string[]
   readonly #sseHeaders: string[]
 
-  constructor(sessionId: string | undefined, protocolVersion: string, hub: SessionHub) {
+  constructor(
+    sessionId: string | undefined,
+    protocolVersion: string,
+    hub: SessionHub,
+    shared?: SharedSessions,
+  ) {
     this.sessionId = sessionId
     this.protocolVersion = protocolVersion
     this.#hub = hub
     this.lastActivity = hub.now()
-    this.#log = new SseEventLog(hub)
+    this.#shared = sessionId === undefined ? undefined : shared
+    this.#log = new SseEventLog(
+      this.#shared === undefined ? hub : { ...hub, streamPrefix: `${this.#shared.instance}.` },
+    )
     const session = sessionId === undefined ? [] : ['mcp-session-id', sessionId]
     this.#jsonHeaders = ['content-type', 'application/json', ...session]
     this.#sseHeaders = [
@@ -139,7 +155,7 @@ export class HttpSessionTransport implements MessageTransport {
     }
   }
 
-  async send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+  async send(message: RpcMessage, options?: { relatedRequestId?: RequestId; once?: string }): Promise<void> {
     if (this.closed) return
     if (isResponse(message)) {
       const exchange = this.exchanges.get(message.id)
@@ -165,7 +181,54 @@ export class HttpSessionTransport implements MessageTransport {
         if (!('id' in message)) return
       }
     }
+    if (this.#shared !== undefined) {
+      await this.#shared.appendStandalone(this.sessionId as string, JSON.stringify(message), options?.once)
+      return
+    }
     this.#writeEvent(this.#log.standalone, JSON.stringify(message))
+  }
+
+  /**
+   * openStream for a session shared by several instances: the standalone stream comes from the
+   * store, and a request stream written elsewhere is resumed from the store's copy.
+   */
+  async openSharedStream(
+    response: ServerResponse,
+    headers: readonly string[],
+    lastEventId: string | undefined,
+  ): Promise<boolean> {
+    const shared = this.#shared
+    const match = lastEventId === undefined ? null : /^(.+)_(\d+(?:-\d+)?)$/.exec(lastEventId)
+    if (shared === undefined || (lastEventId !== undefined && match === null))
+      return this.openStream(response, headers, lastEventId)
+    const stream = match?.[1]
+    const start = () => {
+      response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
+      response.flushHeaders()
+    }
+    if (stream !== undefined && stream !== '0') {
+      if (this.#log.find(lastEventId as string) !== undefined)
+        return this.openStream(response, headers, lastEventId)
+      return resumeStoredStream(shared, this.sessionId as string, stream, Number(match?.[2]), response, start)
+    }
+    const stop = await openSharedStandalone({
+      sessions: shared,
+      sessionId: this.sessionId as string,
+      response,
+      start,
+      after: match?.[2],
+      retryMs: this.resumable ? this.#hub.retryMs : undefined,
+    })
+    const previous = this.#sharedStandalone
+    this.#sharedStandalone = { response, stop }
+    previous?.stop()
+    previous?.response.end()
+    this.#hub.liveStreams.add(response)
+    response.once('close', () => {
+      this.#hub.liveStreams.delete(response)
+      if (this.#sharedStandalone?.response === response) this.#sharedStandalone = undefined
+    })
+    return true
   }
 
   /** Opens (or replaces) the standalone GET stream, or resumes a stream from `lastEventId`. */
@@ -210,6 +273,7 @@ export class HttpSessionTransport implements MessageTransport {
       )
     }
     this.closed = true
+    this.closeStandalone()
     for (const record of this.#log.records()) {
       const live = record.live
       if (live !== undefined) {
@@ -243,6 +307,12 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   closeStandalone(): void {
+    const shared = this.#sharedStandalone
+    if (shared !== undefined) {
+      this.#sharedStandalone = undefined
+      shared.stop()
+      shared.response.end()
+    }
     const live = this.#log.standalone.live
     if (live !== undefined) {
       this.#detach(this.#log.standalone, live)
@@ -251,7 +321,7 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   #startStream(exchange: Exchange): void {
-    const record = this.#log.create()
+    const record = this.#newRecord(exchange)
     exchange.record = record
     exchange.state = 'sse'
     const response = exchange.response
@@ -262,6 +332,22 @@ export class HttpSessionTransport implements MessageTransport {
     )
     if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
     this.#attach(record, response)
+  }
+
+  /** Opens a request's stream record; a shared session's copy starts with the request's id. */
+  #newRecord(exchange: Exchange): StreamRecord {
+    const record = this.#log.create()
+    if (this.#shared !== undefined && this.resumable) {
+      record.sequence += 1
+      this.#shared.logRequestEvent(
+        this.sessionId as string,
+        record.key,
+        record.sequence,
+        requestMarker + JSON.stringify(exchange.requestId),
+        false,
+      )
+    }
+    return record
   }
 
   #finish(exchange: Exchange, text: string): void {
@@ -289,7 +375,7 @@ export class HttpSessionTransport implements MessageTransport {
       this.#exchangeEnded()
     }
     const record = exchange.record as StreamRecord
-    this.#writeEvent(record, text)
+    this.#writeEvent(record, text, true)
     record.finished = true
     const live = record.live
     if (live !== undefined) {
@@ -323,10 +409,12 @@ export class HttpSessionTransport implements MessageTransport {
     this.#log.forget(record)
   }
 
-  #writeEvent(record: StreamRecord, text: string): void {
+  #writeEvent(record: StreamRecord, text: string, end = false): void {
     const framed = this.#log.append(record, text)
     const live = record.live
     if (live !== undefined && !live.destroyed) live.write(framed)
+    if (this.#shared !== undefined && record !== this.#log.standalone && this.resumable)
+      this.#shared.logRequestEvent(this.sessionId as string, record.key, record.sequence, text, end)
   }
 
   #attach(record: StreamRecord, response: ServerResponse): void {

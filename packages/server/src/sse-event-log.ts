@@ -7,6 +7,8 @@ import type { ServerResponse } from 'node:http'
 
 export interface StreamRecord {
   id: number
+  /** The stream's name in event ids: its id, after the log's prefix (an instance's tag when shared). */
+  key: string
   sequence: number
   /** Framed events (`id:`/`data:` lines) with their sequence, oldest first. */
   events: Array<{ sequence: number; framed: string }>
@@ -18,26 +20,32 @@ export interface StreamRecord {
 export interface EventLogBounds {
   maximumLoggedEvents: number
   maximumLoggedBytes: number
+  /** Put before stream ids in event ids (default none). */
+  streamPrefix?: string
 }
 
 export class SseEventLog {
   readonly standalone: StreamRecord
   readonly #bounds: EventLogBounds
   readonly #records = new Map<number, StreamRecord>()
+  readonly #prefix: string
   #nextStreamId = 1
   #loggedEvents = 0
   #loggedBytes = 0
 
   constructor(bounds: EventLogBounds) {
     this.#bounds = bounds
-    this.standalone = { id: 0, sequence: 0, events: [], finished: false, live: undefined }
+    this.#prefix = bounds.streamPrefix ?? ''
+    this.standalone = { id: 0, key: '0', sequence: 0, events: [], finished: false, live: undefined }
     this.#records.set(0, this.standalone)
   }
 
   /** A new stream for one request's answer. */
   create(): StreamRecord {
+    const id = this.#nextStreamId++
     const record: StreamRecord = {
-      id: this.#nextStreamId++,
+      id,
+      key: `${this.#prefix}${id}`,
       sequence: 0,
       events: [],
       finished: false,
@@ -49,22 +57,25 @@ export class SseEventLog {
 
   /** The stream a Last-Event-ID names and the sequence to replay after, if it is still known. */
   find(lastEventId: string): { record: StreamRecord; after: number } | undefined {
-    const match = /^(\d+)_(\d+)$/.exec(lastEventId)
+    const match = /^(.+)_(\d+)$/.exec(lastEventId)
     if (match === null) return undefined
-    const record = this.#records.get(Number(match[1]))
+    const key = match[1] as string
+    const id =
+      key === '0' ? 0 : key.startsWith(this.#prefix) ? Number(key.slice(this.#prefix.length)) : Number.NaN
+    const record = this.#records.get(id)
     return record === undefined ? undefined : { record, after: Number(match[2]) }
   }
 
   /** The priming event (an id and the `retry:` hint, no data) that opens a resumable stream. */
   priming(record: StreamRecord, retryMs: number): string {
     record.sequence += 1
-    return `id: ${record.id}_${record.sequence}\nretry: ${retryMs}\ndata: \n\n`
+    return `id: ${record.key}_${record.sequence}\nretry: ${retryMs}\ndata: \n\n`
   }
 
   /** Frames `text` as the stream's next event, keeps it for replay, and returns the frame. */
   append(record: StreamRecord, text: string): string {
     record.sequence += 1
-    const framed = `id: ${record.id}_${record.sequence}\ndata: ${text}\n\n`
+    const framed = `id: ${record.key}_${record.sequence}\ndata: ${text}\n\n`
     record.events.push({ sequence: record.sequence, framed })
     this.#loggedEvents += 1
     this.#loggedBytes += framed.length

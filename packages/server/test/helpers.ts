@@ -77,10 +77,10 @@ export async function post(
 }
 
 /** Initializes a session over raw HTTP; returns its id and the headers later requests need. */
-export async function initialize(url: string, protocolVersion = '2025-11-25') {
+export async function initialize(url: string, protocolVersion = '2025-11-25', capabilities = {}) {
   const response = await post(url, {
     ...initializeBody,
-    params: { ...initializeBody.params, protocolVersion },
+    params: { ...initializeBody.params, protocolVersion, capabilities },
   })
   expect(response.status).toBe(200)
   const sessionId = response.headers.get('mcp-session-id')
@@ -111,9 +111,13 @@ export async function sdkClient(
   url: string,
   capabilities: Record<string, unknown> = {},
   headers: Record<string, string> = {},
+  fetchImpl?: typeof fetch,
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'sdk-test-client', version: '1.0.0' }, { capabilities })
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    fetch: fetchImpl,
+  })
   await client.connect(transport)
   clients.add(client)
   return { client, transport }

@@ -27,7 +27,17 @@ import { isLegacyVersion, legacyVersions } from './versions.js'
 
 /** What the session needs from the connection it runs on (an SDK-style Transport, seen from inside). */
 export interface SessionChannel {
-  send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void>
+  /** `once`: a key shared by every instance sending the same notification, so it goes out once. */
+  send(message: RpcMessage, options?: { relatedRequestId?: RequestId; once?: string }): Promise<void>
+}
+
+/** What a 2025 session is, apart from its connections: enough to serve it on any instance. */
+export interface SessionState {
+  protocolVersion: string
+  clientInfo?: Implementation
+  clientCapabilities?: ClientCapabilities
+  logLevel?: LoggingLevel
+  subscriptions: string[]
 }
 
 /** Per-message information from the transport (HTTP headers, the authenticated caller, SSE control). */
@@ -48,7 +58,19 @@ export interface LegacySessionOptions {
   watchResource?: (uri: string) => () => void
   /** Operator diagnostics (never sent to the client). */
   report?: (error: Error) => void
+  /** Put in the ids of questions to the client (`mcp-kit-<tag>-<n>`): names the instance that asked. */
+  questionTag?: string
+  /** Stores the session's state where other instances find it; awaited before a change is answered. */
+  persist?: (state: SessionState) => Promise<void>
 }
+
+/** Requests that change what the session is (and so must be stored before they are answered). */
+const stateChanging = new Set([
+  'initialize',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+])
 
 interface Outgoing {
   resolve: (result: Record<string, unknown>) => void
@@ -80,6 +102,27 @@ export class LegacySession {
     return this.protocolVersion !== undefined
   }
 
+  state(): SessionState {
+    return {
+      protocolVersion: this.protocolVersion as string,
+      clientInfo: this.clientInfo,
+      clientCapabilities: this.clientCapabilities,
+      logLevel: this.logLevel,
+      subscriptions: [...this.subscriptions],
+    }
+  }
+
+  /** Takes the state another instance stored (a session opened or changed there). */
+  applyState(state: SessionState): void {
+    this.protocolVersion = state.protocolVersion
+    this.clientInfo = state.clientInfo
+    this.clientCapabilities = state.clientCapabilities
+    this.logLevel = state.logLevel
+    const wanted = new Set(state.subscriptions)
+    for (const uri of [...this.subscriptions]) if (!wanted.has(uri)) this.#unsubscribe(uri)
+    for (const uri of wanted) this.#subscribe(uri)
+  }
+
   /** Answers a request (asynchronously; the answer goes out on the channel). */
   handleRequest(request: RpcRequest, extra: MessageExtra = {}): void {
     const controller = new AbortController()
@@ -97,23 +140,25 @@ export class LegacySession {
     void this.#answer(request, extra, controller)
   }
 
-  handleNotification(method: string, params: unknown): void {
+  /** False for a cancellation of a request not running here (it may run on another instance). */
+  handleNotification(method: string, params: unknown): boolean {
     if (method === 'notifications/cancelled' && isObject(params)) {
       const id = params.requestId
       if (typeof id === 'string' || typeof id === 'number') {
         const controller = this.#inFlight.get(id)
-        if (controller !== undefined) {
-          this.#inFlight.delete(id)
-          controller.abort(new ServerError('cancelled', 'the client cancelled the request'))
-        }
+        if (controller === undefined) return false
+        this.#inFlight.delete(id)
+        controller.abort(new ServerError('cancelled', 'the client cancelled the request'))
       }
     }
     // notifications/initialized, roots/list_changed, progress: nothing to do.
+    return true
   }
 
-  handleResponse(message: { id: RequestId; result?: unknown; error?: unknown }): void {
+  /** False when no question of this session waits for this answer here. */
+  handleResponse(message: { id: RequestId; result?: unknown; error?: unknown }): boolean {
     const pending = this.#outgoing.get(message.id)
-    if (pending === undefined) return
+    if (pending === undefined) return false
     this.#outgoing.delete(message.id)
     if (isObject(message.error)) {
       const code = typeof message.error.code === 'number' ? message.error.code : rpcCodes.internalError
@@ -121,14 +166,18 @@ export class LegacySession {
       pending.reject(new ServerError('server_error', `the client answered with an error: ${text} (${code})`))
     } else if (isObject(message.result)) pending.resolve(message.result)
     else pending.reject(new ServerError('server_error', 'the client sent an invalid answer'))
+    return true
   }
 
-  /** Notifies the client (list changes, resource updates); errors are not interesting here. */
-  notify(method: string, params?: Record<string, unknown>): void {
+  /**
+   * Notifies the client (list changes, resource updates); errors are not interesting here.
+   * `once`: see SessionChannel.send.
+   */
+  notify(method: string, params?: Record<string, unknown>, once?: string): void {
     if (this.#closed || !this.initialized) return
     const message =
       params === undefined ? { jsonrpc: '2.0' as const, method } : { jsonrpc: '2.0' as const, method, params }
-    this.#channel.send(message).catch(() => {})
+    this.#channel.send(message, once === undefined ? undefined : { once }).catch(() => {})
   }
 
   /** Ends the session: in-flight handlers are aborted, questions to the client fail. */
@@ -148,6 +197,8 @@ export class LegacySession {
     let result: Record<string, unknown>
     try {
       result = await this.#dispatch(request, extra, controller.signal)
+      if (this.#options.persist !== undefined && stateChanging.has(request.method))
+        await this.#options.persist(this.state())
     } catch (error) {
       if (this.#inFlight.get(request.id) !== controller) return // cancelled: nothing more is sent
       this.#inFlight.delete(request.id)
@@ -183,20 +234,12 @@ export class LegacySession {
       case 'logging/setLevel':
         this.logLevel = loggingLevel(params.level, 'level')
         return {}
-      case 'resources/subscribe': {
-        const uri = requiredString(params, 'uri')
-        this.subscriptions.add(uri)
-        if (!this.#unwatch.has(uri) && this.#options.watchResource)
-          this.#unwatch.set(uri, this.#options.watchResource(uri))
+      case 'resources/subscribe':
+        this.#subscribe(requiredString(params, 'uri'))
         return {}
-      }
-      case 'resources/unsubscribe': {
-        const uri = requiredString(params, 'uri')
-        this.subscriptions.delete(uri)
-        this.#unwatch.get(uri)?.()
-        this.#unwatch.delete(uri)
+      case 'resources/unsubscribe':
+        this.#unsubscribe(requiredString(params, 'uri'))
         return {}
-      }
     }
     const method = this.#options.methods.get(request.method)
     if (method === undefined) throw methodNotFound(request.method)
@@ -222,6 +265,18 @@ export class LegacySession {
       closeStream: extra.closeSSEStream,
     })
     return method(params, context)
+  }
+
+  #subscribe(uri: string): void {
+    this.subscriptions.add(uri)
+    if (!this.#unwatch.has(uri) && this.#options.watchResource)
+      this.#unwatch.set(uri, this.#options.watchResource(uri))
+  }
+
+  #unsubscribe(uri: string): void {
+    this.subscriptions.delete(uri)
+    this.#unwatch.get(uri)?.()
+    this.#unwatch.delete(uri)
   }
 
   #initialize(params: Record<string, unknown>): Record<string, unknown> {
@@ -282,7 +337,9 @@ export class LegacySession {
   ): Promise<Record<string, unknown>> {
     if (this.#closed) return Promise.reject(new ServerError('cancelled', 'the session ended'))
     if (signal.aborted) return Promise.reject(signal.reason)
-    const id = `mcp-kit-${this.#nextOutgoingId++}`
+    const tag = this.#options.questionTag
+    const id =
+      tag === undefined ? `mcp-kit-${this.#nextOutgoingId++}` : `mcp-kit-${tag}-${this.#nextOutgoingId++}`
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         if (!this.#outgoing.delete(id)) return

@@ -6,11 +6,12 @@
 // stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
 
 import type { Implementation } from '../context.js'
+import type { RegistryEvent } from '../registry.js'
 import { type Runtime, runtimeInternals } from '../runtime.js'
 import { TaskManager, type TaskOptions } from '../tasks/task-manager.js'
 import { tasksExtension } from '../tasks/task-wire.js'
 import { createStateCodec, type StateCodec } from './input-required.js'
-import { LegacySession, type MessageExtra } from './legacy-session.js'
+import { LegacySession, type MessageExtra, type SessionState } from './legacy-session.js'
 import { type MethodHandler, sharedMethods } from './methods.js'
 import { createModernHandler, type ModernHandler } from './modern.js'
 import { isObject, type RequestId, type RpcMessage, type RpcRequest } from './rpc.js'
@@ -52,6 +53,8 @@ export interface ServerCore {
   readonly modern: ModernHandler
   readonly stateCodec: StateCodec
   readonly report: ((error: Error) => void) | undefined
+  /** The change feed shared by every instance, when one was given (2025 sessions on a store use it). */
+  readonly changes: ChangeFeed | undefined
 }
 
 export function createServerCore(runtime: Runtime, options: ProtocolServerOptions = {}): ServerCore {
@@ -75,6 +78,7 @@ export function createServerCore(runtime: Runtime, options: ProtocolServerOption
     methods,
     stateCodec,
     report: options.onError,
+    changes: options.changes,
     modern: createModernHandler({
       serverInfo,
       instructions: options.instructions,
@@ -98,6 +102,26 @@ export interface MessageTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
   sessionId?: string
+  /** Present when the connection's 2025 session is shared by several instances (store/shared-sessions.ts). */
+  sessionLink?: SessionLink
+}
+
+/** How a 2025 session served by several instances reaches the others. */
+export interface SessionLink {
+  /** The state stored by the instance that opened or last changed the session (an adopted session). */
+  initial?: SessionState
+  /** Names this instance in the ids of questions to the client. */
+  questionTag: string
+  /** Stores the session's state (awaited before a change is answered). */
+  persist(state: SessionState): Promise<void>
+  /** Passes a client's answer on to the instance that asked; false when none other did. */
+  routeAnswer(message: RpcMessage & { id: RequestId }): boolean
+  /** Tells the other instances that the client cancelled a request not running here. */
+  broadcastCancel(params: Record<string, unknown>): void
+  /** Set by the protocol server: takes a newer stored state. */
+  refresh?: (state: SessionState) => void
+  /** Set by the protocol server: an answer or a cancellation passed on by another instance. */
+  deliver?: (message: RpcMessage) => void
 }
 
 /** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
@@ -113,7 +137,8 @@ export class ProtocolServer {
   #legacy: LegacySession | undefined
   #transport: MessageTransport | undefined
   #stopListening: (() => void) | undefined
-  #pendingLists = new Set<'tools' | 'resources' | 'prompts'>()
+  /** Lists changed since the last flush, each with the change id other instances share (once keys). */
+  #pendingLists = new Map<'tools' | 'resources' | 'prompts', string | undefined>()
   #closed = false
 
   constructor(core: ServerCore, onClose?: () => void) {
@@ -135,17 +160,33 @@ export class ProtocolServer {
     transport.onmessage = (message, extra) => this.#receive(message, extra)
     transport.onclose = () => this.#closeDown()
     transport.onerror = (error) => this.#core.report?.(error)
-    this.#stopListening = this.#core.runtime.registry.onChange((event) => {
+    const link = transport.sessionLink
+    // A shared session hears every instance's changes; each instance holding a copy of it sends
+    // them, keyed by the change's id so the client gets each once.
+    const changes =
+      link !== undefined && this.#core.changes !== undefined
+        ? this.#core.changes
+        : {
+            subscribe: (listener: (event: RegistryEvent) => void) =>
+              this.#core.runtime.registry.onChange(listener),
+          }
+    this.#stopListening = changes.subscribe((event) => {
       const session = this.#legacy
       if (session === undefined || !session.initialized) return
+      const changeId = link === undefined ? undefined : (event as { id?: string }).id
       if (event.type === 'resource_updated') {
         if (session.subscriptions.has(event.uri))
-          session.notify('notifications/resources/updated', { uri: event.uri })
+          session.notify('notifications/resources/updated', { uri: event.uri }, changeId)
         return
       }
       if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushLists())
-      this.#pendingLists.add(event.list)
+      if (!this.#pendingLists.has(event.list)) this.#pendingLists.set(event.list, changeId)
     })
+    if (link !== undefined) {
+      if (link.initial !== undefined) this.#legacySession().applyState(link.initial)
+      link.refresh = (state) => this.#legacySession().applyState(state)
+      link.deliver = (message) => this.#receiveFromPeer(message)
+    }
     await transport.start()
   }
 
@@ -156,8 +197,20 @@ export class ProtocolServer {
   }
 
   #flushLists(): void {
-    for (const list of this.#pendingLists) this.#legacy?.notify(`notifications/${list}/list_changed`)
+    for (const [list, changeId] of this.#pendingLists)
+      this.#legacy?.notify(`notifications/${list}/list_changed`, undefined, changeId && `${changeId}:${list}`)
     this.#pendingLists.clear()
+  }
+
+  /** An answer or cancellation another instance received for this session. */
+  #receiveFromPeer(message: RpcMessage): void {
+    if (this.#closed) return
+    const value = message as unknown as Record<string, unknown>
+    if (typeof value.method === 'string') {
+      if (!('id' in value)) this.#legacy?.handleNotification(value.method, value.params)
+      return
+    }
+    this.#legacy?.handleResponse(message as { id: RequestId })
   }
 
   #closeDown(): void {
@@ -171,7 +224,10 @@ export class ProtocolServer {
   }
 
   #legacySession(): LegacySession {
+    const link = this.#transport?.sessionLink
     this.#legacy ??= new LegacySession(this.#transport as MessageTransport, {
+      questionTag: link?.questionTag,
+      persist: link === undefined ? undefined : (state) => link.persist(state),
       serverInfo: this.#core.serverInfo,
       instructions: this.#core.instructions,
       capabilities: this.#core.legacyCapabilities,
@@ -202,10 +258,12 @@ export class ProtocolServer {
           return
         }
       }
-      this.#legacySession().handleNotification(value.method, value.params)
+      const handled = this.#legacySession().handleNotification(value.method, value.params)
+      if (!handled && isObject(value.params)) this.#transport?.sessionLink?.broadcastCancel(value.params)
       return
     }
-    this.#legacy?.handleResponse(message as { id: RequestId })
+    const answer = message as RpcMessage & { id: RequestId }
+    if (!(this.#legacy?.handleResponse(answer) ?? false)) this.#transport?.sessionLink?.routeAnswer(answer)
   }
 
   #answerModern(request: RpcRequest, extra: MessageExtra | undefined): void {

@@ -6,7 +6,22 @@
 
 import type { TaskStore } from '../tasks/task-store.js'
 import { type RedisTaskCommands, redisTaskStore } from './redis-task-store.js'
-import type { Store } from './store.js'
+import type { Store, StoredEvent } from './store.js'
+
+// KEYS[1] the log, KEYS[2] the `once` key ('' = none); ARGV: id ('*' = made by Redis), maxLength,
+// ttlMs, channel ('' = none), data, end ('1' or ''). One round trip, atomic: the id order is the
+// publication order.
+const appendScript = `
+if KEYS[2] ~= '' then
+  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return false end
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], ARGV[1], 'data', ARGV[5], 'end', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if ARGV[4] ~= '' then
+  redis.call('PUBLISH', ARGV[4], cjson.encode({ id = id, data = ARGV[5], ['end'] = ARGV[6] == '1' }))
+end
+return id
+`
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
@@ -68,6 +83,43 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
         ttlMs === undefined ? { NX: true } : { NX: true, PX: ttlMs },
       )
       return done === 'OK'
+    },
+    async set(key, value, ttlMs) {
+      await commands.set(prefix + key, value, ttlMs === undefined ? {} : { PX: ttlMs })
+    },
+    async getAndTouch(key, ttlMs) {
+      return (await commands.getEx(prefix + key, { type: 'PX', value: ttlMs })) ?? undefined
+    },
+    async delete(key) {
+      await commands.del(prefix + key)
+    },
+    async appendEvent(log, entry, options) {
+      const id = await commands.eval(appendScript, {
+        keys: [prefix + log, options.once === undefined ? '' : prefix + options.once],
+        arguments: [
+          options.id ?? '*',
+          String(options.maxLength),
+          String(Math.max(1, Math.round(options.ttlMs))),
+          options.channel === undefined ? '' : prefix + options.channel,
+          entry.data,
+          entry.end === true ? '1' : '',
+        ],
+      })
+      return typeof id === 'string' ? id : undefined
+    },
+    async readEvents(log, afterId) {
+      const entries = await commands.xRange(prefix + log, afterId === '' ? '-' : `(${afterId}`, '+')
+      return (entries ?? []).map(
+        (entry): StoredEvent => ({
+          id: entry.id,
+          data: String(entry.message.data ?? ''),
+          end: entry.message.end === '1',
+        }),
+      )
+    },
+    async lastEventId(log) {
+      const [newest] = (await commands.xRevRange(prefix + log, '+', '-', { COUNT: 1 })) ?? []
+      return newest?.id ?? '0-0'
     },
     async publish(channel, message) {
       if (!commands.isOpen) throw new Error('the store is closed')

@@ -3,7 +3,7 @@
 // through the store's pub/sub (every instance publishes its registry's changes and hears
 // everyone's, its own included, so each subscriptions/listen stream gets each change once).
 
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { ChangeFeed } from '../protocol/subscriptions.js'
 import type { RegistryEvent, ToolRegistry } from '../registry.js'
 import type { Store } from './store.js'
@@ -46,7 +46,8 @@ export async function sharedChangeFeed(
     for (const listener of listeners) listener(event)
   })
   const stopPublishing = registry.onChange((event) => {
-    store.publish(changesChannel, JSON.stringify(event)).catch((error: unknown) => {
+    // The id lets instances that each relay a change to one 2025 session send it once.
+    store.publish(changesChannel, JSON.stringify({ ...event, id: randomUUID() })).catch((error: unknown) => {
       report?.(new Error(`cannot publish a change to the store: ${(error as Error).message}`))
     })
   })

@@ -1,0 +1,211 @@
+// 2025-11-25 sessions shared by every instance on one Store, so a client's requests may land on
+// any instance (no affinity). What lives in the store:
+//   session:<id>                 the session record (negotiated version, client info and
+//                                capabilities, log level, resource subscriptions, who opened it),
+//                                expiring after the idle time, touched by every request
+//   session:<id>:sse:0           the standalone stream's event log: any instance appends to it
+//                                (list changes, questions to a JSON-only client), the instance
+//                                holding the client's GET stream hears appends on a channel
+//   session:<id>:sse:<tag>.<n>   a copy of one request's SSE stream written by the instance
+//                                running the request, so the client can resume it anywhere
+//   instance:<tag>               a heartbeat: an instance whose key expired went away
+// and on channels: a session ended (DELETE), a client's answer to a server-to-client request
+// (routed to the instance that asked: the request id names it), a client's cancellation of a
+// request running elsewhere.
+
+import { randomBytes } from 'node:crypto'
+import type { SessionState } from '../protocol/legacy-session.js'
+import type { RequestId, RpcMessage } from '../protocol/rpc.js'
+import type { Store, StoredEvent } from './store.js'
+
+export interface SessionRecord extends SessionState {
+  clientKey: string
+  createdAt: number
+  owner?: string
+}
+
+export interface SharedSessionsOptions {
+  /** A session's record expires this long after its last request. */
+  idleMs: number
+  /** A session older than this is over, wherever it is used (0: no limit). */
+  maxLifetimeMs: number
+  /** Entries kept per SSE event log. */
+  maxLoggedEvents: number
+  report?: (error: Error) => void
+}
+
+export interface SharedSessions {
+  /** This instance's tag: in request-stream keys and in the ids of its questions to clients. */
+  readonly instance: string
+  save(id: string, record: SessionRecord): Promise<void>
+  /** The session's record, its expiry renewed; undefined when it ended or expired. */
+  load(id: string): Promise<SessionRecord | undefined>
+  /** Ends a session everywhere (DELETE): the record goes and every instance closes its copy. */
+  remove(id: string): Promise<void>
+  onRemoved(listener: (id: string) => void): void
+  /** Appends a message to the standalone stream; `once` keys an append made by one instance only. */
+  appendStandalone(id: string, text: string, once?: string): Promise<string | undefined>
+  /** Copies one event of a request stream (sequence `seq`) to the store; `end` marks its answer. */
+  logRequestEvent(id: string, stream: string, seq: number, text: string, end: boolean): void
+  /** A stream's stored events after `after` (exclusive). */
+  readStream(id: string, stream: string, after: string): Promise<StoredEvent[]>
+  /** The newest standalone event's id. */
+  standaloneHead(id: string): Promise<string>
+  /** Hears the standalone stream's appends until the returned function is called. */
+  followStandalone(id: string, listener: (event: StoredEvent) => void): Promise<() => Promise<void>>
+  /** Sends a client's answer to the instance whose question it answers; false when no other instance asked. */
+  routeAnswer(sessionId: string, message: RpcMessage & { id: RequestId }): boolean
+  onAnswer(listener: (sessionId: string, message: RpcMessage) => void): void
+  /** Tells every instance that the client cancelled a request (it runs on one of them). */
+  broadcastCancel(sessionId: string, params: Record<string, unknown>): void
+  onCancel(listener: (sessionId: string, params: Record<string, unknown>) => void): void
+  /** True while the instance with this tag is running. */
+  alive(instance: string): Promise<boolean>
+  close(): Promise<void>
+}
+
+// An instance that died is known to be gone within heartbeatTtlMs (its streams then get an answer).
+const heartbeatMs = 2000
+const heartbeatTtlMs = 6000
+const questionId = /^mcp-kit-([0-9a-f]{8})-\d+$/
+
+/** The instance tag in a server-to-client request id (`mcp-kit-<tag>-<n>`). */
+export function instanceOfQuestion(id: RequestId): string | undefined {
+  return typeof id === 'string' ? questionId.exec(id)?.[1] : undefined
+}
+
+export async function sharedSessions(store: Store, options: SharedSessionsOptions): Promise<SharedSessions> {
+  const instance = randomBytes(4).toString('hex')
+  const report = (what: string) => (error: unknown) =>
+    options.report?.(new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`))
+  const recordKey = (id: string) => `session:${id}`
+  const logKey = (id: string, stream: string) => `session:${id}:sse:${stream}`
+  const standaloneChannel = (id: string) => `session:${id}:sse`
+  const removedListeners = new Set<(id: string) => void>()
+  const answerListeners = new Set<(sessionId: string, message: RpcMessage) => void>()
+  const cancelListeners = new Set<(sessionId: string, params: Record<string, unknown>) => void>()
+  // Logs outlive the record a little, so a resume right after the last request still finds them.
+  const logTtlMs = options.idleMs + 60_000
+  const parse = (message: string): Record<string, unknown> | undefined => {
+    try {
+      const value = JSON.parse(message) as unknown
+      return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  const unsubscribers = await Promise.all([
+    store.subscribe('sessions:removed', (id) => {
+      for (const listener of removedListeners) listener(id)
+    }),
+    store.subscribe(`answers:${instance}`, (message) => {
+      const value = parse(message)
+      if (typeof value?.session !== 'string' || value.message === undefined) return
+      for (const listener of answerListeners) listener(value.session, value.message as RpcMessage)
+    }),
+    store.subscribe('sessions:cancel', (message) => {
+      const value = parse(message)
+      if (typeof value?.session !== 'string' || typeof value.params !== 'object' || value.origin === instance)
+        return
+      for (const listener of cancelListeners) listener(value.session, value.params as Record<string, unknown>)
+    }),
+  ])
+  const beat = () =>
+    store.set(`instance:${instance}`, String(Date.now()), heartbeatTtlMs).catch(report('heartbeat'))
+  await beat()
+  const heartbeat = setInterval(beat, heartbeatMs)
+  heartbeat.unref()
+  // After a store restart that lost everything, this instance is alive again at once.
+  const stopReconnect = store.onReconnect(() => void beat())
+
+  async function remove(id: string): Promise<void> {
+    await store.delete(recordKey(id))
+    await store.delete(logKey(id, '0'))
+    await store.publish('sessions:removed', id)
+  }
+
+  return {
+    instance,
+    async save(id, record) {
+      await store.set(recordKey(id), JSON.stringify(record), options.idleMs)
+    },
+    async load(id) {
+      const text = await store.getAndTouch(recordKey(id), options.idleMs)
+      if (text === undefined) return undefined
+      const record = parse(text) as SessionRecord | undefined
+      if (record === undefined) return undefined
+      if (options.maxLifetimeMs > 0 && record.createdAt + options.maxLifetimeMs <= Date.now()) {
+        await remove(id)
+        return undefined
+      }
+      return record
+    },
+    remove,
+    onRemoved(listener) {
+      removedListeners.add(listener)
+    },
+    appendStandalone(id, text, once) {
+      return store.appendEvent(
+        logKey(id, '0'),
+        { data: text },
+        {
+          maxLength: options.maxLoggedEvents,
+          ttlMs: logTtlMs,
+          channel: standaloneChannel(id),
+          once: once === undefined ? undefined : `session:${id}:once:${once}`,
+        },
+      )
+    },
+    logRequestEvent(id, stream, seq, text, end) {
+      store
+        .appendEvent(
+          logKey(id, stream),
+          { data: text, end },
+          { id: `0-${seq}`, maxLength: options.maxLoggedEvents, ttlMs: logTtlMs },
+        )
+        .catch(report('cannot log an SSE event to the store'))
+    },
+    readStream(id, stream, after) {
+      return store.readEvents(logKey(id, stream), after)
+    },
+    standaloneHead(id) {
+      return store.lastEventId(logKey(id, '0'))
+    },
+    followStandalone(id, listener) {
+      return store.subscribe(standaloneChannel(id), (message) => {
+        const value = parse(message)
+        if (typeof value?.id === 'string' && typeof value.data === 'string')
+          listener({ id: value.id, data: value.data, end: value.end === true })
+      })
+    },
+    routeAnswer(sessionId, message) {
+      const target = instanceOfQuestion(message.id)
+      if (target === undefined || target === instance) return false
+      store
+        .publish(`answers:${target}`, JSON.stringify({ session: sessionId, message }))
+        .catch(report('cannot route an answer'))
+      return true
+    },
+    onAnswer(listener) {
+      answerListeners.add(listener)
+    },
+    broadcastCancel(sessionId, params) {
+      store
+        .publish('sessions:cancel', JSON.stringify({ session: sessionId, params, origin: instance }))
+        .catch(report('cannot pass a cancellation on'))
+    },
+    onCancel(listener) {
+      cancelListeners.add(listener)
+    },
+    async alive(tag) {
+      return tag === instance || (await store.get(`instance:${tag}`)) !== undefined
+    },
+    async close() {
+      clearInterval(heartbeat)
+      stopReconnect()
+      await Promise.allSettled(unsubscribers.map((unsubscribe) => unsubscribe()))
+      await store.delete(`instance:${instance}`).catch(() => {})
+    },
+  }
+}
