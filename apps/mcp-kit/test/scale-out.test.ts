@@ -4,59 +4,29 @@
 // stream held on another, and an unreachable store stops `serve` at start with exit 3.
 
 import { randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
+import { redisForTests } from '@mcp-kit/fixtures/redis'
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
 } from '@modelcontextprotocol/client'
-import { afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test } from 'vitest'
 import { runCli, startServe, stopStarted } from './helpers.js'
+import { closeProxies, roundRobin } from './round-robin.js'
 
 const registry = fileURLToPath(new URL('./fixtures/scale-registry.mjs', import.meta.url))
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-const proxies: Server[] = []
+// REDIS_URL, else 127.0.0.1:6379, else a private redis-server; none: the Redis tests are skipped.
+const redis = await redisForTests({ what: 'apps/mcp-kit/test/scale-out.test.ts' })
+const redisUrl = redis?.url ?? 'redis://unavailable'
 
 afterEach(async () => {
-  for (const proxy of proxies.splice(0)) await new Promise((resolve) => proxy.close(resolve))
+  await closeProxies()
   await stopStarted()
 })
 
-/** A round-robin HTTP proxy: each request (streams included) goes to the next instance. */
-async function roundRobin(targets: string[]): Promise<string> {
-  let next = 0
-  const proxy = createServer((request, response) => {
-    const target = new URL(targets[next++ % targets.length] as string)
-    const body: Buffer[] = []
-    request.on('data', (chunk: Buffer) => body.push(chunk))
-    request.on('end', async () => {
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value)
-      }
-      const controller = new AbortController()
-      response.on('close', () => controller.abort())
-      try {
-        const answer = await fetch(target, {
-          method: request.method,
-          headers,
-          body: body.length > 0 ? Buffer.concat(body) : undefined,
-          signal: controller.signal,
-        })
-        response.writeHead(answer.status, Object.fromEntries(answer.headers))
-        if (answer.body) for await (const chunk of answer.body) response.write(chunk)
-        response.end()
-      } catch {
-        if (!response.headersSent) response.writeHead(502)
-        response.end()
-      }
-    })
-  })
-  proxies.push(proxy)
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const { port } = proxy.address() as { port: number }
-  return `http://127.0.0.1:${port}/mcp`
-}
+afterAll(async () => {
+  await redis?.stop()
+})
 
 async function threeInstances(): Promise<string> {
   const prefix = `mcp-kit-test:${randomUUID()}:`
@@ -72,72 +42,78 @@ function text(result: unknown): string {
     .join('')
 }
 
-test('2026 calls spread over three instances; a confirmation retried on another instance completes', async () => {
-  const url = await threeInstances()
-  const client = new ClientV2(
-    { name: 'scale', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
-  )
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }))
-  await client.connect(new HttpTransportV2(new URL(url)))
-  try {
-    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-    const pids = new Set<string>()
-    for (let index = 0; index < 6; index++)
-      pids.add(text(await client.callTool({ name: 'whoami', arguments: {} })))
-    expect(pids.size).toBe(3)
-    // The question and the retry with its answer are two requests: they reach different instances.
-    for (let index = 0; index < 3; index++) {
-      expect(text(await client.callTool({ name: 'confirm', arguments: {} }))).toMatch(/^confirmed by \d+$/)
+test.skipIf(redis === undefined)(
+  '2026 calls spread over three instances; a confirmation retried on another instance completes',
+  async () => {
+    const url = await threeInstances()
+    const client = new ClientV2(
+      { name: 'scale', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+    )
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }))
+    await client.connect(new HttpTransportV2(new URL(url)))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      const pids = new Set<string>()
+      for (let index = 0; index < 6; index++)
+        pids.add(text(await client.callTool({ name: 'whoami', arguments: {} })))
+      expect(pids.size).toBe(3)
+      // The question and the retry with its answer are two requests: they reach different instances.
+      for (let index = 0; index < 3; index++) {
+        expect(text(await client.callTool({ name: 'confirm', arguments: {} }))).toMatch(/^confirmed by \d+$/)
+      }
+    } finally {
+      await client.close()
     }
-  } finally {
-    await client.close()
-  }
-  const cli = await runCli(['cat', `mcp+${url}?tool=confirm`, '--input', 'ok=true'])
-  expect(cli.code).toBe(0)
-  expect(cli.stdout).toMatch(/confirmed by/)
-})
+    const cli = await runCli(['cat', `mcp+${url}?tool=confirm`, '--input', 'ok=true'])
+    expect(cli.code).toBe(0)
+    expect(cli.stdout).toMatch(/confirmed by/)
+  },
+)
 
-test('a list change on one instance reaches a subscriptions/listen stream held on another', async () => {
-  const url = await threeInstances()
-  const controller = new AbortController()
-  const stream = await fetch(url, {
-    method: 'POST',
-    signal: controller.signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'subscriptions/listen',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-        notifications: { toolsListChanged: true },
+test.skipIf(redis === undefined)(
+  'a list change on one instance reaches a subscriptions/listen stream held on another',
+  async () => {
+    const url = await threeInstances()
+    const controller = new AbortController()
+    const stream = await fetch(url, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
       },
-    }),
-  })
-  let seen = ''
-  const reading = (async () => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {
-      seen += decoder.decode(chunk, { stream: true })
-      if (seen.includes('notifications/tools/list_changed')) return
-    }
-  })().catch(() => {})
-  // The stream is held on one instance; `grow` runs on the next ones.
-  const grown = await runCli(['cat', `mcp+${url}?tool=grow`, '--protocol', '2026-07-28'])
-  expect(grown.code).toBe(0)
-  await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 10_000))])
-  controller.abort()
-  expect(seen).toContain('notifications/tools/list_changed')
-})
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+          notifications: { toolsListChanged: true },
+        },
+      }),
+    })
+    let seen = ''
+    const reading = (async () => {
+      const decoder = new TextDecoder()
+      for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {
+        seen += decoder.decode(chunk, { stream: true })
+        if (seen.includes('notifications/tools/list_changed')) return
+      }
+    })().catch(() => {})
+    // The stream is held on one instance; `grow` runs on the next ones.
+    const grown = await runCli(['cat', `mcp+${url}?tool=grow`, '--protocol', '2026-07-28'])
+    expect(grown.code).toBe(0)
+    await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 10_000))])
+    controller.abort()
+    expect(seen).toContain('notifications/tools/list_changed')
+  },
+)
 
 test('an unreachable store: exit 3 at start, naming it', async () => {
   const result = await runCli(['serve', '--port', '0', '--store', 'redis://127.0.0.1:1'])

@@ -273,6 +273,8 @@ describe('usage errors', () => {
     [['--port', '70000'], /--port must be an integer from 0 to 65535/],
     [['--port', '0', '--body-limit', 'lots'], /--body-limit: cannot read "lots"/],
     [['--port', '0', '--max-sessions', '0'], /--max-sessions must be a number > 0/],
+    [['--port', '0', '--task-lease', '0.5'], /--task-lease must be at least 1 second/],
+    [['--port', '0', '--task-lease', '-3'], /--task-lease must be a number of seconds > 0/],
   ])('serve %j', async (args, message) => {
     writeFileSync(join(workDirectory, 'empty-token'), '')
     writeFileSync(join(workDirectory, 'newline-token'), '\n')

@@ -1,26 +1,43 @@
 // Several instances behind one endpoint, sharing a Store: a 2026 retry signed by one instance is
 // accepted by another, a list change made on one reaches a subscriptions/listen stream held on
-// another, and readiness follows the store (Redis going away and coming back). Redis is the
-// machine's (REDIS_URL or 127.0.0.1:6379, each test on its own key prefix); the restart test
-// runs a private redis-server on a free port.
+// another, and readiness follows the store (Redis going away and coming back). Redis comes from
+// @mcp-kit/fixtures/redis (REDIS_URL, else 127.0.0.1:6379, else a private redis-server; the
+// tests are skipped, with a warning, where there is none); each test uses its own key prefix.
+// The restart test runs a private redis-server on a free port.
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
+import {
+  findRedisServer,
+  freePort,
+  type RedisServer,
+  redisForTests,
+  startRedisServer,
+} from '@mcp-kit/fixtures/redis'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry.js'
 import { redisStore } from '../src/store/redis-store.js'
 import { memoryStore, type Store } from '../src/store/store.js'
 import { eventually, parseEvents, post, serve } from './helpers.js'
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const redis = await redisForTests({ what: 'packages/server/test/store.test.ts' })
+const redisUrl = redis?.url ?? 'redis://unavailable'
+const redisServer = findRedisServer()
+if (redisServer === undefined)
+  console.warn('\n⚠ SKIPPING the Redis restart test of store.test.ts: no redis-server on PATH.\n')
 const version = '2026-07-28'
 const stores: Store[] = []
-const processes: ChildProcess[] = []
+const redisServers: RedisServer[] = []
 
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close()
-  for (const child of processes.splice(0)) child.kill('SIGKILL')
+  for (const server of redisServers.splice(0)) {
+    await server.stop('SIGKILL')
+    server.remove()
+  }
+})
+
+afterAll(async () => {
+  await redis?.stop()
 })
 
 async function openStore(url = redisUrl, prefix = `mcp-kit-test:${randomUUID()}:`): Promise<Store> {
@@ -109,7 +126,7 @@ describe('the in-memory store', () => {
   })
 })
 
-describe('instances on one Redis', () => {
+describe.skipIf(redis === undefined)('instances on one Redis', () => {
   test('a retry signed by one instance is accepted by another; calls are served by both', async () => {
     const prefix = `mcp-kit-test:${randomUUID()}:`
     const a = await serve(confirmRegistry(), { store: await openStore(redisUrl, prefix) })
@@ -194,35 +211,10 @@ describe('instances on one Redis', () => {
   })
 })
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-function startRedis(port: number): ChildProcess {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  )
-  processes.push(child)
-  return child
-}
-
-async function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  await new Promise((resolve) => {
-    child.once('exit', resolve)
-    child.kill('SIGKILL')
-  })
+async function startRedis(port: number): Promise<RedisServer> {
+  const server = await startRedisServer({ port })
+  redisServers.push(server)
+  return server
 }
 
 describe('when Redis goes away', () => {
@@ -233,39 +225,31 @@ describe('when Redis goes away', () => {
     )
   })
 
-  test('/healthz says not ready while it is away and ready again when it returns; changes flow again', async () => {
-    const port = await freePort()
-    const url = `redis://127.0.0.1:${port}`
-    let redis = startRedis(port)
-    const store = await (async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await openStore(url, 'restart:')
-        } catch (error) {
-          if (attempt > 40) throw error
-          await new Promise((resolve) => setTimeout(resolve, 50))
-        }
-      }
-    })()
-    const registry = createToolRegistry()
-    const server = await serve(registry, { store })
-    const health = async () => (await fetch(new URL('/healthz', server.url))).status
-    expect(await health()).toBe(200)
-    await stopped(redis)
-    await eventually(async () => (await health()) === 503)
-    redis = startRedis(port)
-    await eventually(async () => (await health()) === 200, 15_000)
-    // The restarted Redis kept nothing; the request-state key every instance uses is written back.
-    await eventually(async () => (await store.get('request-state-key')) !== undefined)
-    const stream = await listen(server.url)
-    await eventually(() => stream.methods().includes('notifications/subscriptions/acknowledged'))
-    registry.tool({ name: 'after', handler: () => 'x' })
-    await eventually(() => stream.methods().includes('notifications/tools/list_changed'))
-    stream.close()
-  })
+  test.skipIf(redisServer === undefined)(
+    '/healthz says not ready while it is away and ready again when it returns; changes flow again',
+    async () => {
+      const first = await startRedis(await freePort())
+      const store = await openStore(first.url, 'restart:')
+      const registry = createToolRegistry()
+      const server = await serve(registry, { store })
+      const health = async () => (await fetch(new URL('/healthz', server.url))).status
+      expect(await health()).toBe(200)
+      await first.stop('SIGKILL')
+      await eventually(async () => (await health()) === 503)
+      await startRedis(first.port)
+      await eventually(async () => (await health()) === 200, 15_000)
+      // The restarted Redis kept nothing; the request-state key every instance uses is written back.
+      await eventually(async () => (await store.get('request-state-key')) !== undefined)
+      const stream = await listen(server.url)
+      await eventually(() => stream.methods().includes('notifications/subscriptions/acknowledged'))
+      registry.tool({ name: 'after', handler: () => 'x' })
+      await eventually(() => stream.methods().includes('notifications/tools/list_changed'))
+      stream.close()
+    },
+  )
 })
 
-describe('tasks on Redis', () => {
+describe.skipIf(redis === undefined)('tasks on Redis', () => {
   const tasksExtension = 'io.modelcontextprotocol/tasks'
   const taskCapabilities = { extensions: { [tasksExtension]: {} } }
   const taskRegistry = () =>

@@ -1,8 +1,11 @@
 // The TaskStore on Redis: one JSON value per task (`task:<id>`, expiring with the record's
 // `expiresAt`), a set of task ids for listing, changes made atomic by compare-and-set (a Lua
 // script: write only if the value is still what `change` saw, else read again and retry), and
-// every write announced on a channel so each instance's `notifications/tasks` hears it.
+// every write announced on a channel so each instance's `notifications/tasks` hears it. While
+// Redis is away, commands wait for it (the client's offline queue) up to the client's command
+// timeout; then they fail as "the task store is unavailable", which clients may be told.
 
+import { ServerError } from '../errors.js'
 import type { TaskRecord, TaskStore } from '../tasks/task-store.js'
 
 /** The Redis operations the task store needs (what redisStore's command connection offers). */
@@ -27,13 +30,15 @@ return 1
 const maximumAttempts = 50
 
 export function redisTaskStore(
-  commands: RedisTaskCommands,
+  redis: RedisTaskCommands,
   pubsub: {
     publish(channel: string, message: string): Promise<void>
     subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>
+    onReconnect?(listener: () => void): () => void
   },
   prefix: string,
 ): TaskStore {
+  const commands = guarded(redis)
   const keyOf = (taskId: string) => `${prefix}task:${taskId}`
   const index = `${prefix}tasks`
   const channel = 'tasks'
@@ -100,6 +105,9 @@ export function redisTaskStore(
       if (gone.length > 0) await commands.sRem(index, gone)
       return gone.length
     },
+    onReconnect(listener) {
+      return pubsub.onReconnect?.(listener) ?? (() => {})
+    },
     watch(listener) {
       listeners.add(listener)
       subscribed ??= pubsub
@@ -117,5 +125,23 @@ export function redisTaskStore(
         })
       return () => listeners.delete(listener)
     },
+  }
+}
+
+/** The commands, their failures (Redis away, no answer in time) turned into a clear ServerError. */
+function guarded(redis: RedisTaskCommands): RedisTaskCommands {
+  const guard = <T>(promise: Promise<T>): Promise<T> =>
+    promise.catch((error: unknown) => {
+      // node-redis's timeout error has no message: its class name says what happened.
+      const reason = error instanceof Error ? error.message || error.constructor.name : String(error)
+      throw new ServerError('server_error', `the task store is unavailable: ${reason}`, { cause: error })
+    })
+  return {
+    get: (key) => guard(redis.get(key)),
+    mGet: (keys) => guard(redis.mGet(keys)),
+    sAdd: (key, member) => guard(redis.sAdd(key, member)),
+    sRem: (key, members) => guard(redis.sRem(key, members)),
+    sMembers: (key) => guard(redis.sMembers(key)),
+    eval: (script, options) => guard(redis.eval(script, options)),
   }
 }

@@ -3,14 +3,19 @@
 // settles a task when its work ends, renews its lease while the work runs, and answers the task
 // methods' reads and writes for tasks run anywhere. A task whose owner stopped renewing its lease
 // (the instance went away) is failed by whoever reads it next, so clients never poll forever.
+// A shared store may go away for a while: the end of a task is then tried again until the store
+// takes it (the task stays this instance's meanwhile, its lease renewed); when the store comes
+// back, the owner writes back the records of its running tasks it lost (a Redis restarted
+// without persistence), and nobody judges leases until the owners had a lease's time to renew.
 
 import { randomUUID } from 'node:crypto'
 import { ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
 import { invalidParams } from '../protocol/rpc.js'
+import { endTask, storeEnd } from './task-ending.js'
 import { takeAnswers } from './task-input.js'
 import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './task-store.js'
-import { startUpkeep } from './task-upkeep.js'
+import { restoreRecords, startUpkeep } from './task-upkeep.js'
 import { taskNotFound } from './task-wire.js'
 
 export interface TaskOptions {
@@ -33,6 +38,10 @@ export interface TaskOptions {
 
 interface LocalTask {
   controller: AbortController
+  /** The record as last seen (written back if the store loses it). */
+  record: TaskRecord
+  /** The end of the work, once it ended, until the store took it. */
+  ending?: Partial<TaskRecord>
   /** Input keys used so far (each key is used once in a task's life). */
   keys: Set<string>
   /** Called with each new state of the record (answers arriving, cancellation). */
@@ -57,7 +66,11 @@ export class TaskManager {
   /** Called when the last task running here ended (shutdown waits for it). */
   readonly #idle = new Set<() => void>()
   readonly #unwatch: () => void
+  readonly #stopRestoring: () => void
   #stopUpkeep: (() => void) | undefined
+  /** When the store last came back after being away (epoch ms). */
+  #reconnectedAt = Number.NEGATIVE_INFINITY
+  #closed = false
 
   constructor(options: TaskOptions = {}, report?: (error: Error) => void) {
     this.store = options.store ?? memoryTaskStore()
@@ -70,10 +83,17 @@ export class TaskManager {
     this.#unwatch = this.store.watch((record) => {
       const local = this.#local.get(record.taskId)
       if (local === undefined) return
+      if (record.lastUpdatedAt >= local.record.lastUpdatedAt) local.record = record
       if (record.status === 'cancelled')
         local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
       for (const waiter of local.waiters) waiter(record)
     })
+    this.#stopRestoring =
+      this.store.onReconnect?.(() => {
+        this.#reconnectedAt = Date.now()
+        const running = [...this.#local.values()].map((local) => local.record)
+        void restoreRecords(this.store, this.#leaseMs, running, this.#report)
+      }) ?? (() => {})
   }
 
   /**
@@ -99,7 +119,7 @@ export class TaskManager {
       name: request.name,
     }
     if (request.principal !== undefined) record.principal = request.principal
-    this.#local.set(record.taskId, { controller, keys: new Set(), waiters: new Set() })
+    this.#local.set(record.taskId, { controller, record, keys: new Set(), waiters: new Set() })
     try {
       await this.store.create(record)
     } catch (error) {
@@ -131,12 +151,18 @@ export class TaskManager {
     if (local === undefined) return Promise.resolve()
     local.message = message
     local.writing ??= (async () => {
-      while (local.message !== undefined) {
-        const text = local.message
-        local.message = undefined
-        await this.#change(taskId, (current) => ({ ...current, statusMessage: text }))
+      try {
+        while (local.message !== undefined) {
+          const text = local.message
+          local.message = undefined
+          await this.#change(taskId, (current) => ({ ...current, statusMessage: text }))
+        }
+      } catch (error) {
+        // Progress is best effort: a store that is away must not fail the work.
+        this.#report?.(new Error(`cannot store the status of task ${taskId}: ${(error as Error).message}`))
+      } finally {
+        local.writing = undefined
       }
-      local.writing = undefined
     })()
     return local.writing
   }
@@ -193,8 +219,14 @@ export class TaskManager {
     if (record === undefined || (record.principal !== undefined && record.principal !== principal)) {
       throw taskNotFound(taskId)
     }
+    // Right after the store came back, a lease may have run out only because its owner could not
+    // renew it either: leases are judged again once the owners had a full lease to renew them.
+    const now = Date.now()
     const orphaned =
-      !isTerminal(record.status) && record.leaseExpiresAt < Date.now() && !this.#local.has(taskId)
+      !isTerminal(record.status) &&
+      record.leaseExpiresAt < now &&
+      now - this.#reconnectedAt >= this.#leaseMs &&
+      !this.#local.has(taskId)
     if (!orphaned) return record
     return (
       (await this.#end(taskId, { status: 'failed', error: ownerGone, statusMessage: ownerGone.message })) ??
@@ -241,18 +273,23 @@ export class TaskManager {
         this.#idle.add(done)
       })
     }
+    this.#closed = true
     this.#stopUpkeep?.()
     this.#stopUpkeep = undefined
     const running = [...this.#local.keys()]
     await Promise.allSettled(
-      running.map((taskId) =>
-        this.#end(taskId, { status: 'failed', error: shutDown, statusMessage: shutDown.message }),
+      [...this.#local.values()].map(({ record, ending }) =>
+        // Work that ended but whose end the store has not taken yet gets one last try.
+        ending === undefined
+          ? this.#end(record.taskId, { status: 'failed', error: shutDown, statusMessage: shutDown.message })
+          : storeEnd(this.store, record, ending),
       ),
     )
     for (const taskId of running)
       this.#local.get(taskId)?.controller.abort(new ServerError('cancelled', 'shutdown'))
     this.#local.clear()
     this.#unwatch()
+    this.#stopRestoring()
   }
 
   /** Writes a non-terminal record's change (lastUpdatedAt follows); terminal records stay as they are. */
@@ -264,31 +301,32 @@ export class TaskManager {
 
   /** Ends a task unless it already ended; resolves to the stored record. */
   #end(taskId: string, fields: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
-    return this.store.update(taskId, (current) => {
-      if (isTerminal(current.status)) return undefined
-      const now = Date.now()
-      return {
-        ...current,
-        ...fields,
-        inputRequests: undefined,
-        inputResponses: undefined,
-        lastUpdatedAt: now,
-        endedAt: now,
-        expiresAt: now + current.keepMs,
-      }
-    })
+    return endTask(this.store, taskId, fields)
   }
 
-  #finish(taskId: string, fields: Partial<TaskRecord>): Promise<void> {
-    this.#local.delete(taskId)
-    return this.#end(taskId, fields)
-      .then(
-        () => {},
-        (error: unknown) =>
-          this.#report?.(new Error(`cannot store the end of task ${taskId}: ${String(error)}`)),
-      )
-      .finally(() => {
-        if (this.#local.size === 0) for (const idle of [...this.#idle]) idle()
-      })
+  /**
+   * Stores the end of the task's work. Until the store takes it (it may be away), the task stays
+   * this instance's: its lease renewed, its record written back, the write tried again.
+   */
+  async #finish(taskId: string, fields: Partial<TaskRecord>): Promise<void> {
+    const local = this.#local.get(taskId)
+    if (local === undefined) return
+    local.ending = fields
+    for (let attempt = 1; !this.#closed; attempt++) {
+      try {
+        await storeEnd(this.store, local.record, fields)
+        break
+      } catch (error) {
+        if (attempt === 1)
+          this.#report?.(
+            new Error(
+              `cannot store the end of task ${taskId} yet, trying again: ${(error as Error).message}`,
+            ),
+          )
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, 2000)).unref())
+      }
+    }
+    if (this.#local.get(taskId) === local) this.#local.delete(taskId)
+    if (this.#local.size === 0) for (const idle of [...this.#idle]) idle()
   }
 }

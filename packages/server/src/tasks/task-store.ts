@@ -75,6 +75,12 @@ export interface TaskStore {
    * write happened (a shared store fans writes out); returns a function to stop.
    */
   watch(listener: (record: TaskRecord) => void): () => void
+  /**
+   * A shared store calls `listener` whenever it comes back after being away: it may have lost
+   * records (a Redis restarted without persistence), so the instances running tasks write theirs
+   * again. Stores that cannot go away leave it out.
+   */
+  onReconnect?(listener: () => void): () => void
 }
 
 export interface MemoryTaskStoreOptions {

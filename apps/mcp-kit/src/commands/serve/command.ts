@@ -86,6 +86,11 @@ export function builder(yargs: Argv) {
       describe:
         'Calls still running after this many seconds become tasks, also of tools that do not declare taskSupport (clients with the tasks extension)',
     })
+    .option('task-lease', {
+      type: 'number',
+      describe:
+        'Seconds an instance vouches for a task it runs between renewals; with --store, another instance fails the task once its owner stops renewing for that long (default 30, at least 1)',
+    })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
       type: 'string',

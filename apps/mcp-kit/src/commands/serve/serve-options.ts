@@ -19,6 +19,7 @@ export interface ServeArguments {
   storePrefix?: string
   taskKeep?: number
   taskAfter?: number
+  taskLease?: number
   eager?: boolean
   idleStop?: number
   verbose?: boolean
@@ -147,13 +148,19 @@ function readTokenFile(path: string, io: Io): string {
 
 /**
  * `--task-keep`: how long a finished task (its result too) stays readable; `--task-after`: calls
- * of tools that do not declare `taskSupport` become tasks after that long. Both transports.
+ * of tools that do not declare `taskSupport` become tasks after that long; `--task-lease`: how
+ * long the instance running a task vouches for it between renewals (on a shared store, the time
+ * after which a task whose instance died is failed). Both transports.
  */
 export function taskOptions(args: ServeArguments): HttpServerOptions['tasks'] {
   const keepMs = seconds(args.taskKeep, '--task-keep', true)
   const afterMs = seconds(args.taskAfter, '--task-after', true)
-  if (keepMs === undefined && afterMs === undefined) return undefined
-  return { keepMs, afterMs }
+  const leaseMs = seconds(args.taskLease, '--task-lease')
+  // Renewals come every third of the lease; under a second the lease would outrun a busy loop.
+  if (leaseMs !== undefined && leaseMs < 1000)
+    throw new CliError('usage', '--task-lease must be at least 1 second')
+  if (keepMs === undefined && afterMs === undefined && leaseMs === undefined) return undefined
+  return { keepMs, afterMs, leaseMs }
 }
 
 export function httpOptions(args: ServeArguments, io: Io, runtimeOptions: RuntimeOptions): HttpServerOptions {
