@@ -6,16 +6,22 @@
 // closed by its instance (SEP-1699) is resumed on the other until its answer comes.
 
 import { randomUUID } from 'node:crypto'
+import { redisForTests } from '@mcp-kit/fixtures/redis'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test } from 'vitest'
 import type { RunningHttpServer } from '../src/http-server.js'
 import { createToolRegistry } from '../src/registry.js'
 import { redisStore } from '../src/store/redis-store.js'
 import type { Store } from '../src/store/store.js'
 import { accept, eventually, initialize, parseEvents, post, sdkClient, serve, stop } from './helpers.js'
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const redis = await redisForTests({ what: 'packages/server/test/shared-sessions.test.ts' })
+const redisUrl = redis?.url ?? 'redis://unavailable'
 const stores: Store[] = []
+
+afterAll(async () => {
+  await redis?.stop()
+})
 
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close()
@@ -90,136 +96,149 @@ function getStream(url: string, headers: Record<string, string>, lastEventId?: s
   return { opened, close: () => controller.abort() }
 }
 
-test('an SDK client whose requests alternate between two instances: lists, calls, a question answered through the other, DELETE ends it on both', async () => {
-  const [a, b] = await twoInstances()
-  const targets = [a.url, b.url]
-  let next = 0
-  const seen = new Set<string>()
-  const rotating: typeof fetch = (_input, init) => {
-    const target = targets[next++ % targets.length] as string
-    seen.add(target)
-    return fetch(target, init)
-  }
-  const { client, transport } = await sdkClient(a.url, { elicitation: {} }, {}, rotating)
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }))
-  const tools = await client.listTools()
-  expect(tools.tools.map((tool) => tool.name)).toContain('ask')
-  const sessions = new Set<string>()
-  for (let index = 0; index < 4; index++) {
-    const result = await client.callTool({ name: 'whoami', arguments: {} })
-    sessions.add(
-      ((result.content as Array<{ text: string }>)[0] as { text: string }).text.split(':')[1] as string,
-    )
-  }
-  expect(sessions).toEqual(new Set([transport.sessionId]))
-  for (let index = 0; index < 3; index++) {
-    const result = await client.callTool({ name: 'ask', arguments: {} })
-    expect(result.content).toEqual([{ type: 'text', text: 'confirmed' }])
-  }
-  await client.setLoggingLevel('debug')
-  expect(seen.size).toBe(2)
-  const sessionId = transport.sessionId as string
-  await transport.terminateSession()
-  for (const url of targets) {
-    const after = await post(
-      url,
-      { jsonrpc: '2.0', id: 9, method: 'tools/list' },
-      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
-    )
-    expect(after.status).toBe(404)
-  }
-})
+test.skipIf(redis === undefined)(
+  'an SDK client whose requests alternate between two instances: lists, calls, a question answered through the other, DELETE ends it on both',
+  async () => {
+    const [a, b] = await twoInstances()
+    const targets = [a.url, b.url]
+    let next = 0
+    const seen = new Set<string>()
+    const rotating: typeof fetch = (_input, init) => {
+      const target = targets[next++ % targets.length] as string
+      seen.add(target)
+      return fetch(target, init)
+    }
+    const { client, transport } = await sdkClient(a.url, { elicitation: {} }, {}, rotating)
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }))
+    const tools = await client.listTools()
+    expect(tools.tools.map((tool) => tool.name)).toContain('ask')
+    const sessions = new Set<string>()
+    for (let index = 0; index < 4; index++) {
+      const result = await client.callTool({ name: 'whoami', arguments: {} })
+      sessions.add(
+        ((result.content as Array<{ text: string }>)[0] as { text: string }).text.split(':')[1] as string,
+      )
+    }
+    expect(sessions).toEqual(new Set([transport.sessionId]))
+    for (let index = 0; index < 3; index++) {
+      const result = await client.callTool({ name: 'ask', arguments: {} })
+      expect(result.content).toEqual([{ type: 'text', text: 'confirmed' }])
+    }
+    await client.setLoggingLevel('debug')
+    expect(seen.size).toBe(2)
+    const sessionId = transport.sessionId as string
+    await transport.terminateSession()
+    for (const url of targets) {
+      const after = await post(
+        url,
+        { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      )
+      expect(after.status).toBe(404)
+    }
+  },
+)
 
-test('the standalone stream: events written on one instance reach a GET held on the other, and after that instance goes, a resume elsewhere replays each missed event once', async () => {
-  const [a, b] = await twoInstances()
-  const { headers } = await initialize(a.url, '2025-11-25', { elicitation: {} })
-  const held = getStream(a.url, headers)
-  const first = reader(await held.opened)
-  // A JSON-only call on B: its question goes out on the standalone stream, held on A.
-  const jsonOnly = { ...headers, accept: 'application/json' }
-  const asked = (id: number, url: string) =>
-    post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask', arguments: {} } }, jsonOnly)
-  const questions = () =>
-    first
-      .events()
-      .filter((event) => event.data !== '' && JSON.parse(event.data).method === 'elicitation/create')
-  const call1 = asked(1, b.url)
-  await eventually(() => questions().length === 1)
-  const question = JSON.parse((questions()[0] as { data: string }).data)
-  // Answered through A (where the stream is); the answer is routed to B, which asked.
-  const answer = (id: string | number, url: string) =>
-    post(url, { jsonrpc: '2.0', id, result: { action: 'accept', content: { ok: true } } }, headers)
-  expect((await answer(question.id, a.url)).status).toBe(202)
-  expect((await call1).json).toMatchObject({
-    id: 1,
-    result: { content: [{ type: 'text', text: 'confirmed' }] },
-  })
-  const lastSeen = first.events().at(-1)?.id as string
-  expect(lastSeen).toMatch(/^0_\d+-\d+$/)
-  // A goes away; two questions are asked on B while no stream is held anywhere.
-  held.close()
-  await stop(a)
-  const call2 = asked(2, b.url)
-  const call3 = asked(3, b.url)
-  const resumed = getStream(b.url, headers, lastSeen)
-  const second = reader(await resumed.opened)
-  const replayed = () =>
-    second
-      .events()
-      .filter((event) => event.data !== '' && JSON.parse(event.data).method === 'elicitation/create')
-  await eventually(() => replayed().length === 2)
-  for (const event of replayed()) expect((await answer(JSON.parse(event.data).id, b.url)).status).toBe(202)
-  expect((await call2).json).toMatchObject({
-    id: 2,
-    result: { content: [{ type: 'text', text: 'confirmed' }] },
-  })
-  expect((await call3).json).toMatchObject({
-    id: 3,
-    result: { content: [{ type: 'text', text: 'confirmed' }] },
-  })
-  const ids = [...first.events(), ...second.events()].map((event) => event.id)
-  expect(new Set(ids).size).toBe(ids.length)
-  const questionIds = [...questions(), ...replayed()].map((event) => JSON.parse(event.data).id)
-  expect(new Set(questionIds).size).toBe(3)
-  resumed.close()
-})
+test.skipIf(redis === undefined)(
+  'the standalone stream: events written on one instance reach a GET held on the other, and after that instance goes, a resume elsewhere replays each missed event once',
+  async () => {
+    const [a, b] = await twoInstances()
+    const { headers } = await initialize(a.url, '2025-11-25', { elicitation: {} })
+    const held = getStream(a.url, headers)
+    const first = reader(await held.opened)
+    // A JSON-only call on B: its question goes out on the standalone stream, held on A.
+    const jsonOnly = { ...headers, accept: 'application/json' }
+    const asked = (id: number, url: string) =>
+      post(
+        url,
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask', arguments: {} } },
+        jsonOnly,
+      )
+    const questions = () =>
+      first
+        .events()
+        .filter((event) => event.data !== '' && JSON.parse(event.data).method === 'elicitation/create')
+    const call1 = asked(1, b.url)
+    await eventually(() => questions().length === 1)
+    const question = JSON.parse((questions()[0] as { data: string }).data)
+    // Answered through A (where the stream is); the answer is routed to B, which asked.
+    const answer = (id: string | number, url: string) =>
+      post(url, { jsonrpc: '2.0', id, result: { action: 'accept', content: { ok: true } } }, headers)
+    expect((await answer(question.id, a.url)).status).toBe(202)
+    expect((await call1).json).toMatchObject({
+      id: 1,
+      result: { content: [{ type: 'text', text: 'confirmed' }] },
+    })
+    const lastSeen = first.events().at(-1)?.id as string
+    expect(lastSeen).toMatch(/^0_\d+-\d+$/)
+    // A goes away; two questions are asked on B while no stream is held anywhere.
+    held.close()
+    await stop(a)
+    const call2 = asked(2, b.url)
+    const call3 = asked(3, b.url)
+    const resumed = getStream(b.url, headers, lastSeen)
+    const second = reader(await resumed.opened)
+    const replayed = () =>
+      second
+        .events()
+        .filter((event) => event.data !== '' && JSON.parse(event.data).method === 'elicitation/create')
+    await eventually(() => replayed().length === 2)
+    for (const event of replayed()) expect((await answer(JSON.parse(event.data).id, b.url)).status).toBe(202)
+    expect((await call2).json).toMatchObject({
+      id: 2,
+      result: { content: [{ type: 'text', text: 'confirmed' }] },
+    })
+    expect((await call3).json).toMatchObject({
+      id: 3,
+      result: { content: [{ type: 'text', text: 'confirmed' }] },
+    })
+    const ids = [...first.events(), ...second.events()].map((event) => event.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    const questionIds = [...questions(), ...replayed()].map((event) => JSON.parse(event.data).id)
+    expect(new Set(questionIds).size).toBe(3)
+    resumed.close()
+  },
+)
 
-test("a request's stream closed by its instance is resumed on the other with Last-Event-ID until the answer comes", async () => {
-  const [a, b] = await twoInstances()
-  const { headers } = await initialize(a.url)
-  const call = await fetch(a.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, ...headers },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: { name: 'steps', arguments: {}, _meta: { progressToken: 'p' } },
-    }),
-  })
-  const first = reader(call)
-  await first.done // the tool closed the stream after its first progress
-  const progress = (events: Array<{ data: string }>) =>
-    events
-      .filter((event) => event.data !== '')
-      .map((event) => JSON.parse(event.data).params?.message ?? 'answer')
-  expect(progress(first.events())).toEqual(['one'])
-  let lastId = first.events().at(-1)?.id as string
-  expect(lastId).toMatch(/^[0-9a-f]{8}\.\d+_\d+$/)
-  // Still running on A: B replays nothing new and ends the stream (the client polls again).
-  const early = getStream(b.url, headers, lastId)
-  const earlyEvents = reader(await early.opened)
-  await earlyEvents.done
-  expect(progress(earlyEvents.events())).toEqual([])
-  release?.()
-  const seen: string[] = []
-  await eventually(async () => {
-    const again = reader(await getStream(b.url, headers, lastId).opened)
-    await again.done
-    const events = again.events()
-    seen.push(...progress(events))
-    lastId = events.at(-1)?.id ?? lastId
-    return seen.includes('answer')
-  })
-  expect(seen).toEqual(['two', 'three', 'answer'])
-})
+test.skipIf(redis === undefined)(
+  "a request's stream closed by its instance is resumed on the other with Last-Event-ID until the answer comes",
+  async () => {
+    const [a, b] = await twoInstances()
+    const { headers } = await initialize(a.url)
+    const call = await fetch(a.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, ...headers },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'steps', arguments: {}, _meta: { progressToken: 'p' } },
+      }),
+    })
+    const first = reader(call)
+    await first.done // the tool closed the stream after its first progress
+    const progress = (events: Array<{ data: string }>) =>
+      events
+        .filter((event) => event.data !== '')
+        .map((event) => JSON.parse(event.data).params?.message ?? 'answer')
+    expect(progress(first.events())).toEqual(['one'])
+    let lastId = first.events().at(-1)?.id as string
+    expect(lastId).toMatch(/^[0-9a-f]{8}\.\d+_\d+$/)
+    // Still running on A: B replays nothing new and ends the stream (the client polls again).
+    const early = getStream(b.url, headers, lastId)
+    const earlyEvents = reader(await early.opened)
+    await earlyEvents.done
+    expect(progress(earlyEvents.events())).toEqual([])
+    release?.()
+    const seen: string[] = []
+    await eventually(async () => {
+      const again = reader(await getStream(b.url, headers, lastId).opened)
+      await again.done
+      const events = again.events()
+      seen.push(...progress(events))
+      lastId = events.at(-1)?.id ?? lastId
+      return seen.includes('answer')
+    })
+    expect(seen).toEqual(['two', 'three', 'answer'])
+  },
+)

@@ -77,7 +77,10 @@ export function instanceOfQuestion(id: RequestId): string | undefined {
 export async function sharedSessions(store: Store, options: SharedSessionsOptions): Promise<SharedSessions> {
   const instance = randomBytes(4).toString('hex')
   const report = (what: string) => (error: unknown) =>
-    options.report?.(new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`))
+    options.report?.(
+      // The Redis client's timeout errors have no message: say what they are.
+      new Error(`${what}: ${error instanceof Error ? error.message || error.name : String(error)}`),
+    )
   const recordKey = (id: string) => `session:${id}`
   const logKey = (id: string, stream: string) => `session:${id}:sse:${stream}`
   const standaloneChannel = (id: string) => `session:${id}:sse`
