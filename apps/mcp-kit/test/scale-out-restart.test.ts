@@ -22,6 +22,8 @@
 // lost (tasks/get: not found; measured 7 of 7), and so would be every running one (3 of 3 before
 // this was fixed) but that the owners write back the records of the tasks they run when the
 // store returns (0 of 3 lost; for a moment before the write-back they read as not found).
+// A 2025 session opened before the restart keeps working after it with persistence; without,
+// its record is gone and its next request gets 404 (the client starts a new session).
 
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
@@ -204,6 +206,45 @@ async function startTasks(url: string, count: number, ms: number): Promise<Ackno
   return tasks
 }
 
+/** Opens a 2025-11-25 session (raw HTTP); resolves to the headers its requests carry. */
+async function openLegacySession(url: string): Promise<Record<string, string>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'restart', version: '1' },
+      },
+    }),
+  })
+  await response.text()
+  const sessionId = response.headers.get('mcp-session-id')
+  if (response.status !== 200 || sessionId === null) throw new Error(`initialize answered ${response.status}`)
+  return { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }
+}
+
+/** One tools/call in that session; resolves to the HTTP status (200 answered, 404 session gone). */
+async function legacyCall(url: string, session: Record<string, string>): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...session },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
+    }),
+  })
+  const text = await response.text()
+  if (response.status === 200 && !/"result"/.test(text)) throw new Error(`the session call failed: ${text}`)
+  return response.status
+}
+
 /**
  * Runs the load across a Redis restart; returns what was counted. A `brief` outage ends as soon
  * as the load met it; a `long` one lasts until an instance could not store the end of a task
@@ -219,6 +260,8 @@ async function restartUnderLoad(persistence: 'aof' | 'none', outage: 'brief' | '
     ),
   )
   const proxy = { url: await roundRobin(instances.map((instance) => instance.url)) }
+  const session = await openLegacySession(proxy.url)
+  expect(await legacyCall(proxy.url, session), 'a 2025 session call before the outage').toBe(200)
   const load = startLoad(proxy.url)
   await pollUntil('load before the outage', () =>
     load.calls.before.ok >= 30 && load.tasks.filter((task) => task.status === 'completed').length >= 6
@@ -263,6 +306,7 @@ async function restartUnderLoad(persistence: 'aof' | 'none', outage: 'brief' | '
     () => (load.calls.after.ok >= 30 && load.storeRequests.after >= 3 ? true : undefined),
     { lastSeen: () => loadState(load) },
   )
+  const sessionAfter = await legacyCall(proxy.url, session)
   const startedAfter = (await startTasks(proxy.url, 2, 100)).map((task) => ({
     ...task,
     phase: 'after' as const,
@@ -306,6 +350,7 @@ async function restartUnderLoad(persistence: 'aof' | 'none', outage: 'brief' | '
     runningAcrossTheRestart: spanning.length + endingInTheOutage.length,
     lostOfThoseRunning: [...spanning, ...endingInTheOutage].filter((task) => lost.includes(task)).length,
     stuck: stuck.length,
+    legacySessionAfter: sessionAfter,
     failures: distinct(load.failures),
     serverErrors: distinct(instances.flatMap((instance) => instance.stderr().split('\n').slice(1))),
   }
@@ -343,6 +388,7 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
       })
     }
     expect(summary.calls.before.failed + summary.calls.after.failed, failures.join('\n')).toBe(0)
+    expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(200)
   })
 
   test('without persistence: running tasks are written back by their owners and end; ended ones are lost', async () => {
@@ -361,5 +407,7 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
     // (This also shows that Redis really came back empty, which the test above relies on.)
     expect(summary.endedBeforeTheOutage).toBeGreaterThan(0)
     expect(summary.lostOfThose).toBe(summary.endedBeforeTheOutage)
+    // And 2025 sessions: the client is told (404) and starts a new one, as the spec says.
+    expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(404)
   })
 })
