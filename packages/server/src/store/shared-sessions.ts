@@ -79,7 +79,7 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
   const report = (what: string) => (error: unknown) =>
     options.report?.(
       // The Redis client's timeout errors have no message: say what they are.
-      new Error(`${what}: ${error instanceof Error ? error.message || error.name : String(error)}`),
+      new Error(`${what}: ${error instanceof Error ? error.message || error.constructor.name : String(error)}`),
     )
   const recordKey = (id: string) => `session:${id}`
   const logKey = (id: string, stream: string) => `session:${id}:sse:${stream}`
