@@ -5,12 +5,25 @@
 
 import { checkEcho, openSession } from '../../http-session.js'
 import { checkToolCall } from '../../modern-http.js'
+import { connectRedis } from '../../redis.js'
 import { breakdown, countCommands, total } from './command-count.js'
 import { sessionVersion, storeRow, withStoreServer } from './server.js'
 import { runTasks } from './tasks.js'
 
 /** Sessions opened in the window that counts what opening one costs. */
 const sessionsOpened = 10
+
+/** What one session record takes in Redis, by MEMORY USAGE (fails when the record is not there). */
+async function sessionRecordBytes(url, key) {
+  const redis = await connectRedis(url)
+  try {
+    const bytes = await redis.memoryUsage(key)
+    if (bytes === null) throw new Error(`no session record at ${key}`)
+    return bytes
+  } finally {
+    redis.destroy()
+  }
+}
 
 export async function measureCommands(context, options, log, planned) {
   const [modernRow, taskRow, sessionCallRow, sessionOpenRow, sessionSseRow] = planned
@@ -44,6 +57,10 @@ export async function measureCommands(context, options, log, planned) {
     const session = /** @type {import('../../http-session.js').Session} */ (sessions[0])
     if (session.protocolVersion !== sessionVersion)
       throw new Error(`the server agreed on ${session.protocolVersion}, not ${sessionVersion}`)
+    const recordBytes = await sessionRecordBytes(
+      options.redisUrl,
+      `${counted.prefix}session:${session.sessionId}`,
+    )
     const jsonCalls = await countCommands(options, counted, async () => {
       for (let call = 0; call < count; call++) await checkEcho(session)
     })
@@ -78,7 +95,7 @@ export async function measureCommands(context, options, log, planned) {
         sessionOpenRow,
         [per(opening, sessionsOpened)],
         undefined,
-        `${sessionsOpened} sessions: ${note(opening, sessionsOpened)}`,
+        `${sessionsOpened} sessions: ${note(opening, sessionsOpened)}; a session record takes ${recordBytes} bytes of Redis memory (MEMORY USAGE)`,
       ),
       storeRow(
         sessionSseRow,
