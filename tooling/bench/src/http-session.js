@@ -4,6 +4,8 @@
 import autocannon from 'autocannon'
 
 const accept = 'application/json, text/event-stream'
+/** Both allowed, the stream first: the server answers with an SSE stream (text/event-stream). */
+const acceptPreferringSse = 'text/event-stream, application/json'
 
 /** The JSON-RPC message of a response that may be plain JSON or an SSE stream. */
 async function readMessage(response) {
@@ -23,11 +25,14 @@ async function readMessage(response) {
  * @typedef {{ url: string, sessionId: string, protocolVersion: string }} Session
  */
 
-/** @param {Session} session */
-function sessionHeaders(session) {
+/**
+ * @param {Session} session
+ * @param {{ sse?: boolean }} [settings]  sse: ask for the answer as an SSE stream
+ */
+function sessionHeaders(session, { sse = false } = {}) {
   return {
     'content-type': 'application/json',
-    accept,
+    accept: sse ? acceptPreferringSse : accept,
     'mcp-session-id': session.sessionId,
     'mcp-protocol-version': session.protocolVersion,
   }
@@ -35,9 +40,10 @@ function sessionHeaders(session) {
 
 /**
  * @param {string} url
+ * @param {{ protocolVersion?: string }} [settings]  the version the client asks for
  * @returns {Promise<Session>}
  */
-export async function openSession(url) {
+export async function openSession(url, { protocolVersion = '2025-06-18' } = {}) {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept },
@@ -46,7 +52,7 @@ export async function openSession(url) {
       id: 0,
       method: 'initialize',
       params: {
-        protocolVersion: '2025-06-18',
+        protocolVersion,
         capabilities: {},
         clientInfo: { name: 'mcp-kit-bench', version: '1' },
       },
@@ -68,11 +74,16 @@ export async function openSession(url) {
   return session
 }
 
-/** One tools/call echo through the session; throws unless the echo comes back. */
-export async function checkEcho(session) {
+/**
+ * One tools/call echo through the session; throws unless the echo comes back (with `sse`, as an
+ * SSE stream).
+ * @param {Session} session
+ * @param {{ sse?: boolean }} [settings]
+ */
+export async function checkEcho(session, { sse = false } = {}) {
   const response = await fetch(session.url, {
     method: 'POST',
-    headers: sessionHeaders(session),
+    headers: sessionHeaders(session, { sse }),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -84,6 +95,8 @@ export async function checkEcho(session) {
   if (message.result?.content?.[0]?.text !== 'bench') {
     throw new Error(`tools/call echo answered ${response.status}: ${JSON.stringify(message).slice(0, 300)}`)
   }
+  if (sse && !(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+    throw new Error('tools/call echo asked for SSE first and got plain JSON')
 }
 
 /**

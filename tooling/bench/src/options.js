@@ -4,7 +4,7 @@
 
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { defaultRedisUrl } from './redis-connection.js'
+import { defaultRedisUrl } from './redis.js'
 
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 

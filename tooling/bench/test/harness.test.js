@@ -63,6 +63,10 @@ const expectedRows = [
   'store-commands-2026-call',
   'store-commands-task',
   'store-commands-2025-call',
+  'store-commands-2025-open',
+  'store-commands-2025-sse-call',
+  'store-2025-throughput',
+  'store-2025-latency-p99',
 ]
 
 /** Command lines of live processes running one of the bench's anchors or servers. */
