@@ -67,6 +67,8 @@ export class HttpSessionTransport implements MessageTransport {
   closed = false
   /** Set when several instances share the session (store/shared-sessions.ts). */
   sessionLink?: SessionLink
+  /** When a shared session's copy here was last checked against the store (http-shared-sessions.ts). */
+  storeCheckedAt?: number
   readonly exchanges = new Map<RequestId, Exchange>()
   readonly #hub: SessionHub
   readonly #log: SseEventLog

@@ -1,8 +1,10 @@
 // The session table's side of 2025 sessions shared by several instances (store/shared-sessions.ts):
-// every request asks the store for its session (renewing it, taking the state another instance
-// stored), a session this instance has no copy of is adopted (a transport and protocol server
-// made from its record), and what other instances pass on — a session ended, an answer to a
-// question asked here, a cancellation — reaches the local copy.
+// a request asks the store for its session (renewing it, taking the state another instance
+// stored) unless this instance's copy was checked within the last second and nothing said it
+// changed since; a session this instance has no copy of is adopted (a transport and protocol
+// server made from its record); and what other instances pass on — a session changed or ended,
+// an answer to a question asked here, a cancellation — reaches the local copy. A busy session
+// thus costs the store one read a second per instance, not one per request.
 
 import { HttpSessionTransport, type SessionHub } from './http-session.js'
 import type { SessionEntry, SessionTable } from './session-table.js'
@@ -11,9 +13,18 @@ import type { SessionRecord, SharedSessions } from './store/shared-sessions.js'
 export interface SessionSharing {
   /** Links a new session's transport to the store (its state is stored, its answers routed). */
   link(transport: HttpSessionTransport, entry: SessionEntry, initial?: SessionRecord): void
-  /** The session `id` for a request by `identity`: this instance's copy, refreshed, or a new copy. */
-  session(id: string, identity: string | undefined): Promise<SessionEntry | undefined>
+  /**
+   * The session `id` for a request by `identity`: this instance's copy (at once when it was
+   * checked lately), refreshed, or a new copy.
+   */
+  session(
+    id: string,
+    identity: string | undefined,
+  ): SessionEntry | undefined | Promise<SessionEntry | undefined>
 }
+
+/** How long a copy checked against the store serves requests without asking again. */
+const recheckMs = 1000
 
 export function shareSessions(options: {
   shared: SharedSessions
@@ -67,6 +78,26 @@ export function shareSessions(options: {
     const local = sessions.get(id)
     if (local !== undefined) sessions.close(local)
   })
+  shared.onChanged((id) => {
+    const local = sessions.get(id)
+    if (local !== undefined) local.transport.storeCheckedAt = undefined
+  })
+
+  async function check(id: string, identity: string | undefined): Promise<SessionEntry | undefined> {
+    const started = hub.now()
+    const record = await shared.load(id)
+    const local = sessions.get(id)
+    if (record === undefined) {
+      if (local !== undefined) sessions.close(local)
+      return undefined
+    }
+    // Another user's session id is as good as unknown.
+    if ((record.owner ?? undefined) !== identity) return undefined
+    const entry = local ?? (await adopt(id, record))
+    if (local !== undefined) local.transport.sessionLink?.refresh?.(record)
+    entry.transport.storeCheckedAt = started
+    return entry
+  }
   shared.onAnswer((id, message) => sessions.get(id)?.transport.sessionLink?.deliver?.(message))
   shared.onCancel((id, params) =>
     sessions
@@ -76,18 +107,12 @@ export function shareSessions(options: {
 
   return {
     link,
-    async session(id, identity) {
-      const record = await shared.load(id)
+    session(id, identity) {
       const local = sessions.get(id)
-      if (record === undefined) {
-        if (local !== undefined) sessions.close(local)
-        return undefined
-      }
-      // Another user's session id is as good as unknown.
-      if ((record.owner ?? undefined) !== identity) return undefined
-      if (local === undefined) return adopt(id, record)
-      local.transport.sessionLink?.refresh?.(record)
-      return local
+      const checked = local?.transport.storeCheckedAt
+      if (local !== undefined && checked !== undefined && hub.now() - checked < recheckMs)
+        return local.owner === identity ? local : undefined
+      return check(id, identity)
     },
   }
 }

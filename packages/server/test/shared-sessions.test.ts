@@ -33,6 +33,13 @@ function registry() {
   return createToolRegistry()
     .tool({ name: 'whoami', handler: (_args, context) => `${process.pid}:${context.sessionId}` })
     .tool({
+      name: 'chatty',
+      async handler(_args, context) {
+        await context.log('debug', 'a debug line')
+        return 'said'
+      },
+    })
+    .tool({
       name: 'ask',
       async handler(_args, context) {
         const answer = await context.elicit({
@@ -128,13 +135,17 @@ test.skipIf(redis === undefined)(
     expect(seen.size).toBe(2)
     const sessionId = transport.sessionId as string
     await transport.terminateSession()
+    // The other instance hears of the DELETE on a channel (a copy checked within the last second
+    // serves until then): 404 on both, at once or within moments.
     for (const url of targets) {
-      const after = await post(
-        url,
-        { jsonrpc: '2.0', id: 9, method: 'tools/list' },
-        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
-      )
-      expect(after.status).toBe(404)
+      await eventually(async () => {
+        const after = await post(
+          url,
+          { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+          { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        )
+        return after.status === 404
+      }, 2000)
     }
   },
 )
@@ -240,5 +251,32 @@ test.skipIf(redis === undefined)(
       return seen.includes('answer')
     })
     expect(seen).toEqual(['two', 'three', 'answer'])
+  },
+)
+
+test.skipIf(redis === undefined)(
+  'a log level set through one instance applies at once on the other, whose copy was just checked',
+  async () => {
+    const [a, b] = await twoInstances()
+    const { headers } = await initialize(a.url)
+    const chatty = async (url: string) => {
+      const answer = await post(
+        url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'chatty', arguments: {} } },
+        headers,
+      )
+      return parseEvents(answer.text).some((event) => event.data.includes('a debug line'))
+    }
+    const setLevel = (url: string, level: string) =>
+      post(url, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level } }, headers)
+    expect((await setLevel(a.url, 'debug')).status).toBe(200)
+    expect(await chatty(b.url)).toBe(true)
+    // B's copy was checked a moment ago and would serve unchecked for a second; the change on A
+    // reaches it on a channel first (the bound is below that second, so a copy that only waited
+    // for its next check would fail here).
+    expect((await setLevel(a.url, 'error')).status).toBe(200)
+    await eventually(async () => !(await chatty(b.url)), 800)
+    expect((await setLevel(b.url, 'debug')).status).toBe(200)
+    await eventually(() => chatty(a.url), 2000)
   },
 )

@@ -37,9 +37,12 @@ export interface SharedSessionsOptions {
 export interface SharedSessions {
   /** This instance's tag: in request-stream keys and in the ids of its questions to clients. */
   readonly instance: string
+  /** Stores a session's record and tells every instance it changed. */
   save(id: string, record: SessionRecord): Promise<void>
   /** The session's record, its expiry renewed; undefined when it ended or expired. */
   load(id: string): Promise<SessionRecord | undefined>
+  /** Hears that a session's record changed on another instance (a copy here is out of date). */
+  onChanged(listener: (id: string) => void): void
   /** Ends a session everywhere (DELETE): the record goes and every instance closes its copy. */
   remove(id: string): Promise<void>
   onRemoved(listener: (id: string) => void): void
@@ -79,12 +82,15 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
   const report = (what: string) => (error: unknown) =>
     options.report?.(
       // The Redis client's timeout errors have no message: say what they are.
-      new Error(`${what}: ${error instanceof Error ? error.message || error.constructor.name : String(error)}`),
+      new Error(
+        `${what}: ${error instanceof Error ? error.message || error.constructor.name : String(error)}`,
+      ),
     )
   const recordKey = (id: string) => `session:${id}`
   const logKey = (id: string, stream: string) => `session:${id}:sse:${stream}`
   const standaloneChannel = (id: string) => `session:${id}:sse`
   const removedListeners = new Set<(id: string) => void>()
+  const changedListeners = new Set<(id: string) => void>()
   const answerListeners = new Set<(sessionId: string, message: RpcMessage) => void>()
   const cancelListeners = new Set<(sessionId: string, params: Record<string, unknown>) => void>()
   // Logs outlive the record a little, so a resume right after the last request still finds them.
@@ -101,6 +107,11 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
   const unsubscribers = await Promise.all([
     store.subscribe('sessions:removed', (id) => {
       for (const listener of removedListeners) listener(id)
+    }),
+    store.subscribe('sessions:changed', (message) => {
+      const value = parse(message)
+      if (typeof value?.id !== 'string' || value.origin === instance) return
+      for (const listener of changedListeners) listener(value.id)
     }),
     store.subscribe(`answers:${instance}`, (message) => {
       const value = parse(message)
@@ -132,6 +143,10 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     instance,
     async save(id, record) {
       await store.set(recordKey(id), JSON.stringify(record), options.idleMs)
+      await store.publish('sessions:changed', JSON.stringify({ id, origin: instance }))
+    },
+    onChanged(listener) {
+      changedListeners.add(listener)
     },
     async load(id) {
       const text = await store.getAndTouch(recordKey(id), options.idleMs)
