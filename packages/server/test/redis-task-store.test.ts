@@ -1,16 +1,22 @@
 // What the Redis task store costs Redis, on a private redis-server (so its counters are ours
 // alone): the upkeep's round reads no record however many finished tasks are kept (an earlier
 // version read the whole index and every record every 10 s on every instance), and each write
-// of a task is one round trip (compare-and-set, index entry and announcement in one script).
+// of a task is one round trip (compare-and-set, index entry and announcement in one script);
+// what is announced is a notice, and only an instance following the task reads the record.
 
 import { randomUUID } from 'node:crypto'
 import { findRedisServer, type RedisServer, startRedisServer } from '@mcp-kit/fixtures/redis'
 import { createClient, defineScript } from '@redis/client'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { redisStore } from '../src/store/redis-store.js'
 import { type RedisTaskCommands, redisTaskStore, taskScripts } from '../src/store/redis-task-store.js'
 import { endTask } from '../src/tasks/task-ending.js'
+import { TaskInputChannel } from '../src/tasks/task-input.js'
+import { TaskManager } from '../src/tasks/task-manager.js'
+import { followTasks } from '../src/tasks/task-notifications.js'
 import type { TaskRecord } from '../src/tasks/task-store.js'
 import { upkeepOnce } from '../src/tasks/task-upkeep.js'
+import { eventually } from './helpers.js'
 
 const redisServerCommand = findRedisServer()
 if (redisServerCommand === undefined)
@@ -161,5 +167,114 @@ describe.skipIf(redisServerCommand === undefined)('the Redis task store', () => 
     expect(sent).toEqual({ writeTask: 1, get: 1 })
     expect((await elsewhere.get('four'))?.statusMessage).toBe('answered')
     expect(await here.update('missing', (current) => current)).toBeUndefined()
+  })
+
+  test('a write is announced by a notice: watchers here hear it as written, elsewhere only those who follow it read it', async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const [here, elsewhere] = [
+      await redisStore({ url: server.url, prefix }),
+      await redisStore({ url: server.url, prefix }),
+    ]
+    const listener = connect(server.url)
+    await listener.connect()
+    try {
+      const published: string[] = []
+      await listener.subscribe(`${prefix}tasks`, (message) => published.push(message))
+      const heardHere: string[] = []
+      const heardElsewhere: string[] = []
+      const stopHere = here.taskStore().watch((record) => heardHere.push(`${record.taskId}:${record.status}`))
+      const stopElsewhere = elsewhere.taskStore().watch(
+        (record) => heardElsewhere.push(`${record.taskId}:${record.status}`),
+        (taskId) => taskId === 'followed',
+      )
+      // The subscriptions are in place once a write from each side was heard by the other.
+      await here.taskStore().create(record('ping'))
+      await elsewhere.taskStore().create(record('followed'))
+      await eventually(() => heardHere.includes('followed:working') && published.length === 2)
+      const big = { content: [{ type: 'text', text: 'x'.repeat(100_000) }] }
+      await resetCounters()
+      for (const taskId of ['followed', 'unfollowed']) {
+        if (taskId === 'unfollowed') await here.taskStore().create(record(taskId))
+        await endTask(here.taskStore(), taskId, { status: 'completed', result: big })
+      }
+      await eventually(() => heardElsewhere.includes('followed:completed') && published.length === 5)
+      expect(heardHere).toEqual([
+        'ping:working',
+        'followed:working',
+        'followed:completed',
+        'unfollowed:working',
+        'unfollowed:completed',
+      ])
+      expect(heardElsewhere).toEqual(['followed:working', 'followed:completed'])
+      // Every notice is small, whatever the record holds.
+      expect(Math.max(...published.map((message) => message.length))).toBeLessThan(200)
+      expect(published.every((message) => !message.includes('xxxx'))).toBe(true)
+      // GETs: the three writes' scripts read the value they compare; here, the first write of
+      // 'followed' (made elsewhere) starts from a read; elsewhere reads 'followed' once, after
+      // its end, and never 'unfollowed'.
+      expect((await commandsRun()).get).toBe(3 + 1 + 1)
+      stopHere()
+      stopElsewhere()
+    } finally {
+      await listener.close()
+      await Promise.all([here.close(), elsewhere.close()])
+    }
+  })
+
+  test('across instances: answers, cancellation and status notifications reach the instance that needs them', async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const stores = [
+      await redisStore({ url: server.url, prefix }),
+      await redisStore({ url: server.url, prefix }),
+    ]
+    const [a, b] = stores.map(
+      (store, index) => new TaskManager({ store: store.taskStore(), instanceId: `instance-${index}` }),
+    ) as [TaskManager, TaskManager]
+    const call = { method: 'tools/call', name: 'ask', principal: undefined }
+    try {
+      // A task running on A asks a question; B follows it and answers it.
+      const asking = new AbortController()
+      const { taskId } = await a.create(call, asking)
+      const input = new TaskInputChannel(a, taskId, { elicitation: {} }, asking.signal)
+      const question = {
+        method: 'elicitation/create' as const,
+        params: { message: 'Name?', requestedSchema: { type: 'object' as const, properties: {} } },
+      }
+      a.settle(
+        taskId,
+        input.ask({ name: question }).then((answers) => ({ structuredContent: answers })),
+      )
+      const follower = await followTasks(
+        b,
+        [taskId],
+        { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+        undefined,
+      )
+      expect(follower.agreed).toEqual([taskId])
+      const told: Array<Record<string, unknown>> = []
+      const stop = follower.begin((state) => told.push(state))
+      await eventually(() => told.some((state) => state.status === 'input_required'))
+      const answer = { action: 'accept', content: { name: 'Ada' } }
+      await b.deliver(taskId, { name: answer }, undefined)
+      await eventually(() => told.at(-1)?.status === 'completed')
+      expect(told.at(-1)).toMatchObject({ result: { structuredContent: { name: answer } } })
+      stop()
+
+      // A task running on A, cancelled through B: its work on A is aborted.
+      const cancelling = new AbortController()
+      const running = await a.create(call, cancelling)
+      a.settle(
+        running.taskId,
+        new Promise((_, reject) =>
+          cancelling.signal.addEventListener('abort', () => reject(cancelling.signal.reason)),
+        ),
+      )
+      await b.cancel(running.taskId, undefined)
+      await eventually(() => cancelling.signal.aborted)
+      expect((await a.find(running.taskId, undefined)).status).toBe('cancelled')
+    } finally {
+      await Promise.all([a.close(), b.close()])
+      await Promise.all(stores.map((store) => store.close()))
+    }
   })
 })

@@ -3,13 +3,16 @@
 // +inf while the work runs), so dropping what expired is one ZREMRANGEBYSCORE and no instance
 // reads every record on a timer. Every write is one round trip: a Lua script, sent by its SHA,
 // compares and sets the record (write only if the value is still what the change was made
-// from), keeps its index entry and announces the change on a channel, so each instance's
-// `notifications/tasks` hears it. A failed compare answers with the current value, so a retry
-// needs no read; the value this instance last wrote is the first guess, so the writes of the
-// task running here need no read either. While Redis is away, commands wait for it (the
-// client's offline queue) up to the client's command timeout; then they fail as "the task store
-// is unavailable", which clients may be told.
+// from), keeps its index entry and publishes a notice (the task id, not the record: results
+// can be large, and every instance hears every notice). A failed compare answers with the
+// current value, so a retry needs no read; the value this instance last wrote is the first
+// guess, so the writes of a task running here need no read either. Watchers hear this
+// instance's writes at once; a write made elsewhere is read (GET) only when a watcher here
+// follows that task (its owner, a `notifications/tasks` stream). While Redis is away, commands
+// wait for it (the client's offline queue) up to the client's command timeout; then they fail
+// as "the task store is unavailable", which clients may be told.
 
+import { randomUUID } from 'node:crypto'
 import type { CommandParser } from '@redis/client'
 import { ServerError } from '../errors.js'
 import { isTerminal, type TaskRecord, type TaskStore } from '../tasks/task-store.js'
@@ -27,7 +30,7 @@ export interface RedisTaskCommands {
 
 // KEYS[1] the task, KEYS[2] the index. ARGV[1] the expected value ('' = must not exist),
 // ARGV[2] the new value, ARGV[3] its expiry in epoch ms ('' = none), ARGV[4] its index score
-// ('' = unchanged), ARGV[5] the task id, ARGV[6] the channel, ARGV[7] the message.
+// ('' = unchanged), ARGV[5] the task id, ARGV[6] the channel, ARGV[7] the notice.
 const writeTask = `
 local current = redis.call('GET', KEYS[1])
 if ARGV[1] == '' then
@@ -76,11 +79,19 @@ export function redisTaskStore(
   // The index of earlier versions (a set of every id): nothing reads it any more.
   const legacyIndex = `${prefix}tasks`
   const channel = 'tasks'
-  const listeners = new Set<(record: TaskRecord) => void>()
+  const watchers = new Set<{ listener: (record: TaskRecord) => void; wants?: (taskId: string) => boolean }>()
+  /** Names this instance's writes in their notices (it hears its own, and has told its watchers). */
+  const writer = randomUUID()
   /** Running tasks' values as this instance last wrote them (a guess: the compare checks it). */
   const known = new Map<string, string>()
   let subscribed: Promise<unknown> | undefined
   let legacyDropped = false
+
+  const wanted = (taskId: string) =>
+    [...watchers].filter((watcher) => watcher.wants === undefined || watcher.wants(taskId))
+  const tell = (record: TaskRecord) => {
+    for (const watcher of wanted(record.taskId)) watcher.listener(record)
+  }
 
   const remember = (record: TaskRecord, text: string) => {
     known.delete(record.taskId)
@@ -104,11 +115,13 @@ export function redisTaskStore(
         previous?.expiresAt === record.expiresAt ? '' : String(record.expiresAt ?? '+inf'),
         record.taskId,
         prefix + channel,
-        text,
+        JSON.stringify({ taskId: record.taskId, writer }),
       ],
     )
     if (found !== 1) return typeof found === 'string' ? found : null
     remember(record, text)
+    // This instance's watchers hear its writes at once, as written (a copy: nobody shares it).
+    if (watchers.size > 0) queueMicrotask(() => tell(JSON.parse(text) as TaskRecord))
     return true
   }
 
@@ -173,22 +186,35 @@ export function redisTaskStore(
     onReconnect(listener) {
       return pubsub.onReconnect?.(listener) ?? (() => {})
     },
-    watch(listener) {
-      listeners.add(listener)
+    watch(listener, wants) {
+      const watcher = { listener, wants }
+      watchers.add(watcher)
       subscribed ??= pubsub
         .subscribe(channel, (message) => {
-          let record: TaskRecord
+          let notice: { taskId?: unknown; writer?: unknown }
           try {
-            record = JSON.parse(message) as TaskRecord
+            notice = JSON.parse(message) as typeof notice
           } catch {
             return
           }
-          for (const each of listeners) each(record)
+          const { taskId } = notice
+          if (notice.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
+          // A write made elsewhere, to a task some watcher here follows: read what it wrote (or
+          // a later state: replies come in order, so nobody is told an older one after a newer).
+          commands.get(keyOf(taskId)).then(
+            (text) => {
+              if (text === null) return
+              const record = JSON.parse(text) as TaskRecord
+              if (known.has(taskId)) remember(record, text)
+              tell(record)
+            },
+            () => {},
+          )
         })
         .catch(() => {
           subscribed = undefined
         })
-      return () => listeners.delete(listener)
+      return () => watchers.delete(watcher)
     },
   }
 }

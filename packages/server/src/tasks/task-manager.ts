@@ -80,14 +80,17 @@ export class TaskManager {
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000
     this.#leaseMs = options.leaseMs ?? 30_000
     this.#report = report
-    this.#unwatch = this.store.watch((record) => {
-      const local = this.#local.get(record.taskId)
-      if (local === undefined) return
-      if (record.lastUpdatedAt >= local.record.lastUpdatedAt) local.record = record
-      if (record.status === 'cancelled')
-        local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
-      for (const waiter of local.waiters) waiter(record)
-    })
+    this.#unwatch = this.store.watch(
+      (record) => {
+        const local = this.#local.get(record.taskId)
+        if (local === undefined) return
+        if (record.lastUpdatedAt >= local.record.lastUpdatedAt) local.record = record
+        if (record.status === 'cancelled')
+          local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
+        for (const waiter of local.waiters) waiter(record)
+      },
+      (taskId) => this.#local.has(taskId),
+    )
     this.#stopRestoring =
       this.store.onReconnect?.(() => {
         this.#reconnectedAt = Date.now()
