@@ -179,7 +179,7 @@ describe.skipIf(redisServerCommand === undefined)('the Redis task store', () => 
     await listener.connect()
     try {
       const published: string[] = []
-      await listener.subscribe(`${prefix}tasks`, (message) => published.push(message))
+      await listener.subscribe(`${prefix}task-notices`, (message) => published.push(message))
       const heardHere: string[] = []
       const heardElsewhere: string[] = []
       const stopHere = here.taskStore().watch((record) => heardHere.push(`${record.taskId}:${record.status}`))

@@ -78,7 +78,9 @@ export function redisTaskStore(
   const index = `${prefix}task-index`
   // The index of earlier versions (a set of every id): nothing reads it any more.
   const legacyIndex = `${prefix}tasks`
-  const channel = 'tasks'
+  // Not the `tasks` channel of earlier versions, which published whole records: instances of
+  // both versions sharing a prefix (a rolling upgrade) must not take each other's messages.
+  const channel = 'task-notices'
   const watchers = new Set<{ listener: (record: TaskRecord) => void; wants?: (taskId: string) => boolean }>()
   /** Names this instance's writes in their notices (it hears its own, and has told its watchers). */
   const writer = randomUUID()
