@@ -193,14 +193,14 @@ export function redisTaskStore(
       watchers.add(watcher)
       subscribed ??= pubsub
         .subscribe(channel, (message) => {
-          let notice: { taskId?: unknown; writer?: unknown }
+          let notice: { taskId?: unknown; writer?: unknown } | null
           try {
             notice = JSON.parse(message) as typeof notice
           } catch {
             return
           }
-          const { taskId } = notice
-          if (notice.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
+          const taskId = notice?.taskId
+          if (notice?.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
           // A write made elsewhere, to a task some watcher here follows: read what it wrote (or
           // a later state: replies come in order, so nobody is told an older one after a newer).
           commands.get(keyOf(taskId)).then(
