@@ -30,6 +30,11 @@ test('memory store: copies in and out, atomic updates, owner filter, expiry, cha
   const store = memoryTaskStore({ now: () => now })
   const seen: string[] = []
   const stopWatching = store.watch((changed) => seen.push(`${changed.taskId}:${changed.status}`))
+  const followed: string[] = []
+  store.watch(
+    (changed) => followed.push(`${changed.taskId}:${changed.status}`),
+    (taskId) => taskId === 'one',
+  )
   const first = record('one')
   await store.create(first)
   await store.create(record('two', { owner: 'b', expiresAt: 6000 }))
@@ -54,6 +59,7 @@ test('memory store: copies in and out, atomic updates, owner filter, expiry, cha
 
   await Promise.resolve()
   expect(seen).toEqual(['one:working', 'two:working', 'one:completed', 'three:working'])
+  expect(followed).toEqual(['one:working', 'one:completed'])
   stopWatching()
 })
 

@@ -5,7 +5,7 @@
 // store is not ready, and subscriptions are restored when it comes back.
 
 import type { TaskStore } from '../tasks/task-store.js'
-import { type RedisTaskCommands, redisTaskStore } from './redis-task-store.js'
+import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import type { Store, StoredEvent } from './store.js'
 
 // KEYS[1] the log, KEYS[2] the `once` key ('' = none); ARGV: id ('*' = made by Redis), maxLength,
@@ -34,18 +34,18 @@ export interface RedisStoreOptions {
   onError?: (error: Error) => void
 }
 
-type RedisClient = ReturnType<typeof import('@redis/client').createClient>
-
 /** Connects to Redis; rejects with a clear message when it cannot be reached in time. */
 export async function redisStore(options: RedisStoreOptions): Promise<Store> {
-  const { createClient } = await import('@redis/client')
+  const { createClient, defineScript } = await import('@redis/client')
+  const scripts = { writeTask: defineScript(taskScripts.writeTask) }
   const prefix = options.prefix ?? 'mcp-kit:'
   const timeoutMs = options.connectTimeoutMs ?? 5000
   const where = redactedUrl(options.url)
   let connectedOnce = false
-  const make = (): RedisClient => {
+  const make = () => {
     const client = createClient({
       url: options.url,
+      scripts,
       socket: {
         connectTimeout: timeoutMs,
         // Before the first connection: fail (the caller reports it); afterwards: keep trying.
@@ -55,7 +55,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     client.on('error', (error: Error) => {
       if (connectedOnce) options.onError?.(new Error(`redis ${where}: ${error.message}`))
     })
-    return client as RedisClient
+    return client
   }
   const commands = make()
   const subscriber = make()
@@ -138,7 +138,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       return () => reconnected.delete(listener)
     },
     taskStore() {
-      tasks ??= redisTaskStore(commands as unknown as RedisTaskCommands, store, prefix)
+      tasks ??= redisTaskStore(commands, store, prefix)
       return tasks
     },
     async close() {

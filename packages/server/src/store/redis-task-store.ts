@@ -1,38 +1,73 @@
-// The TaskStore on Redis: one JSON value per task (`task:<id>`, expiring with the record's
-// `expiresAt`), a set of task ids for listing, changes made atomic by compare-and-set (a Lua
-// script: write only if the value is still what `change` saw, else read again and retry), and
-// every write announced on a channel so each instance's `notifications/tasks` hears it. While
-// Redis is away, commands wait for it (the client's offline queue) up to the client's command
-// timeout; then they fail as "the task store is unavailable", which clients may be told.
+// The TaskStore on Redis. One JSON value per task (`task:<id>`, expiring with the record's
+// `expiresAt`) and an index: a sorted set of task ids scored by when each may go (`task-index`;
+// +inf while the work runs), so dropping what expired is one ZREMRANGEBYSCORE and no instance
+// reads every record on a timer. Every write is one round trip: a Lua script, sent by its SHA,
+// compares and sets the record (write only if the value is still what the change was made
+// from), keeps its index entry and publishes a notice (the task id, not the record: results
+// can be large, and every instance hears every notice). A failed compare answers with the
+// current value, so a retry needs no read; the value this instance last wrote is the first
+// guess, so the writes of a task running here need no read either. Watchers hear this
+// instance's writes at once; a write made elsewhere is read (GET) only when a watcher here
+// follows that task (its owner, a `notifications/tasks` stream). While Redis is away, commands
+// wait for it (the client's offline queue) up to the client's command timeout; then they fail
+// as "the task store is unavailable", which clients may be told.
 
+import { randomUUID } from 'node:crypto'
+import type { CommandParser } from '@redis/client'
 import { ServerError } from '../errors.js'
-import type { TaskRecord, TaskStore } from '../tasks/task-store.js'
+import { isTerminal, type TaskRecord, type TaskStore } from '../tasks/task-store.js'
 
-/** The Redis operations the task store needs (what redisStore's command connection offers). */
+/** The Redis operations the task store needs (redisStore's command connection, with `taskScripts`). */
 export interface RedisTaskCommands {
   get(key: string): Promise<string | null>
   mGet(keys: string[]): Promise<Array<string | null>>
-  sAdd(key: string, member: string): Promise<unknown>
-  sRem(key: string, members: string[]): Promise<unknown>
-  sMembers(key: string): Promise<string[]>
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>
+  zRange(key: string, start: number, stop: number): Promise<string[]>
+  zRemRangeByScore(key: string, min: string, max: string): Promise<number>
+  unlink(key: string): Promise<number>
+  /** `writeTaskScript`: 1 when written, else the current value (null: there is none). */
+  writeTask(keys: [task: string, index: string], args: string[]): Promise<number | string | null>
 }
 
-// KEYS[1] the task key; ARGV[1] the expected value ('' = must not exist), ARGV[2] the new value,
-// ARGV[3] the expiry in epoch ms ('' = none). Returns 1 when written.
-const compareAndSet = `
+// KEYS[1] the task, KEYS[2] the index. ARGV[1] the expected value ('' = must not exist),
+// ARGV[2] the new value, ARGV[3] its expiry in epoch ms ('' = none), ARGV[4] its index score
+// ('' = unchanged), ARGV[5] the task id, ARGV[6] the channel, ARGV[7] the notice.
+const writeTask = `
 local current = redis.call('GET', KEYS[1])
-if (ARGV[1] == '' and current) or (ARGV[1] ~= '' and current ~= ARGV[1]) then return 0 end
+if ARGV[1] == '' then
+  if current then return current end
+elseif current ~= ARGV[1] then
+  return current
+end
 if ARGV[3] == '' then redis.call('SET', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `
 
+/**
+ * The scripts the task store runs, for `createClient({ scripts })` (after the library's
+ * `defineScript`, which adds the SHA: the client sends EVALSHA, and the whole script only when
+ * Redis answers NOSCRIPT, e.g. after a restart).
+ */
+export const taskScripts = {
+  writeTask: {
+    SCRIPT: writeTask,
+    NUMBER_OF_KEYS: 2,
+    parseCommand(parser: CommandParser, keys: [string, string], args: string[]) {
+      parser.pushKeys(keys)
+      parser.push(...args)
+    },
+    transformReply: (reply: unknown) => reply as number | string | null,
+  },
+}
+
 const maximumAttempts = 50
+/** How many running tasks' values are remembered as the first guess of their next write. */
+const knownLimit = 10_000
 
 export function redisTaskStore(
   redis: RedisTaskCommands,
   pubsub: {
-    publish(channel: string, message: string): Promise<void>
     subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>
     onReconnect?(listener: () => void): () => void
   },
@@ -40,90 +75,148 @@ export function redisTaskStore(
 ): TaskStore {
   const commands = guarded(redis)
   const keyOf = (taskId: string) => `${prefix}task:${taskId}`
-  const index = `${prefix}tasks`
-  const channel = 'tasks'
-  const listeners = new Set<(record: TaskRecord) => void>()
+  const index = `${prefix}task-index`
+  // The index of earlier versions (a set of every id): nothing reads it any more.
+  const legacyIndex = `${prefix}tasks`
+  // Not the `tasks` channel of earlier versions, which published whole records: instances of
+  // both versions sharing a prefix (a rolling upgrade) must not take each other's messages.
+  const channel = 'task-notices'
+  const watchers = new Set<{ listener: (record: TaskRecord) => void; wants?: (taskId: string) => boolean }>()
+  /** Names this instance's writes in their notices (it hears its own, and has told its watchers). */
+  const writer = randomUUID()
+  /** Running tasks' values as this instance last wrote them (a guess: the compare checks it). */
+  const known = new Map<string, string>()
   let subscribed: Promise<unknown> | undefined
+  let legacyDropped = false
 
-  async function put(expected: string, record: TaskRecord): Promise<boolean> {
+  const wanted = (taskId: string) =>
+    [...watchers].filter((watcher) => watcher.wants === undefined || watcher.wants(taskId))
+  const tell = (record: TaskRecord) => {
+    for (const watcher of wanted(record.taskId)) watcher.listener(record)
+  }
+
+  const remember = (record: TaskRecord, text: string) => {
+    known.delete(record.taskId)
+    if (isTerminal(record.status)) return
+    known.set(record.taskId, text)
+    if (known.size > knownLimit) known.delete(known.keys().next().value as string)
+  }
+
+  /**
+   * Writes `record` if the stored value is still `expected` ('' = none). Resolves to true when
+   * written, else to the value found (null: none).
+   */
+  async function put(expected: string, previous: TaskRecord | undefined, record: TaskRecord) {
     const text = JSON.stringify(record)
-    const written = await commands.eval(compareAndSet, {
-      keys: [keyOf(record.taskId)],
-      arguments: [
+    const found = await commands.writeTask(
+      [keyOf(record.taskId), index],
+      [
         expected,
         text,
         record.expiresAt === null ? '' : String(Math.max(record.expiresAt, Date.now() + 1)),
+        previous?.expiresAt === record.expiresAt ? '' : String(record.expiresAt ?? '+inf'),
+        record.taskId,
+        prefix + channel,
+        JSON.stringify({ taskId: record.taskId, writer }),
       ],
-    })
-    if (Number(written) !== 1) return false
-    await pubsub.publish(channel, text).catch(() => {})
+    )
+    if (found !== 1) return typeof found === 'string' ? found : null
+    remember(record, text)
+    // This instance's watchers hear its writes at once, as written (a copy: nobody shares it).
+    if (watchers.size > 0) queueMicrotask(() => tell(JSON.parse(text) as TaskRecord))
     return true
   }
 
   return {
     async create(record) {
-      await commands.sAdd(index, record.taskId)
-      if (!(await put('', record))) throw new Error(`task ${record.taskId} exists`)
+      if ((await put('', undefined, record)) !== true) throw new Error(`task ${record.taskId} exists`)
     },
     async get(taskId) {
       const text = await commands.get(keyOf(taskId))
       return text === null ? undefined : (JSON.parse(text) as TaskRecord)
     },
     async update(taskId, change) {
+      const guess = known.get(taskId)
+      let text = guess ?? (await commands.get(keyOf(taskId)))
+      // Whether `text` came from Redis (a remembered value may be stale: only a write checks it).
+      let fresh = guess === undefined
       for (let attempt = 0; attempt < maximumAttempts; attempt++) {
-        const text = await commands.get(keyOf(taskId))
-        if (text === null) return undefined
+        if (text === null) {
+          known.delete(taskId)
+          return undefined
+        }
         const current = JSON.parse(text) as TaskRecord
         const next = change(current)
-        if (next === undefined) return current
-        if (await put(text, next)) return next
+        if (next === undefined) {
+          if (!fresh) {
+            text = await commands.get(keyOf(taskId))
+            fresh = true
+            continue
+          }
+          if (known.has(taskId)) remember(current, text)
+          return current
+        }
+        const written = await put(text, current, next)
+        if (written === true) return next
+        text = written
+        fresh = true
       }
       throw new Error(`task ${taskId}: too many concurrent changes`)
     },
     async list(filter = {}) {
-      const ids = await commands.sMembers(index)
-      if (ids.length === 0) return []
-      const texts = await commands.mGet(ids.map(keyOf))
+      // Not on any request's path (the upkeep does not list): every id, records read in batches.
+      const ids = await commands.zRange(index, 0, -1)
       const found: TaskRecord[] = []
-      const gone: string[] = []
-      texts.forEach((text, position) => {
-        if (text === null) gone.push(ids[position] as string)
-        else {
+      for (let start = 0; start < ids.length; start += 1000) {
+        const texts = await commands.mGet(ids.slice(start, start + 1000).map(keyOf))
+        for (const text of texts) {
+          if (text === null) continue
           const record = JSON.parse(text) as TaskRecord
           if (filter.owner === undefined || record.owner === filter.owner) found.push(record)
         }
-      })
-      if (gone.length > 0) await commands.sRem(index, gone)
+      }
       return found
     },
-    async expire() {
-      // Redis expires the records itself (PXAT); what is left is the index entries of those gone.
-      const ids = await commands.sMembers(index)
-      if (ids.length === 0) return 0
-      const texts = await commands.mGet(ids.map(keyOf))
-      const gone = ids.filter((_, position) => texts[position] === null)
-      if (gone.length > 0) await commands.sRem(index, gone)
-      return gone.length
+    async expire(now) {
+      // Redis expires the records itself (PXAT); what is left is their index entries.
+      if (!legacyDropped) {
+        await commands.unlink(legacyIndex)
+        legacyDropped = true
+      }
+      return commands.zRemRangeByScore(index, '-inf', String(now))
     },
     onReconnect(listener) {
       return pubsub.onReconnect?.(listener) ?? (() => {})
     },
-    watch(listener) {
-      listeners.add(listener)
+    watch(listener, wants) {
+      const watcher = { listener, wants }
+      watchers.add(watcher)
       subscribed ??= pubsub
         .subscribe(channel, (message) => {
-          let record: TaskRecord
+          let notice: { taskId?: unknown; writer?: unknown } | null
           try {
-            record = JSON.parse(message) as TaskRecord
+            notice = JSON.parse(message) as typeof notice
           } catch {
             return
           }
-          for (const each of listeners) each(record)
+          const taskId = notice?.taskId
+          if (notice?.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
+          // A write made elsewhere, to a task some watcher here follows: read what it wrote (or
+          // a later state: replies come in order, so nobody is told an older one after a newer).
+          commands.get(keyOf(taskId)).then(
+            (text) => {
+              if (text === null) return
+              const record = JSON.parse(text) as TaskRecord
+              if (known.has(taskId)) remember(record, text)
+              tell(record)
+            },
+            () => {},
+          )
         })
         .catch(() => {
           subscribed = undefined
         })
-      return () => listeners.delete(listener)
+      return () => watchers.delete(watcher)
     },
   }
 }
@@ -139,9 +232,9 @@ function guarded(redis: RedisTaskCommands): RedisTaskCommands {
   return {
     get: (key) => guard(redis.get(key)),
     mGet: (keys) => guard(redis.mGet(keys)),
-    sAdd: (key, member) => guard(redis.sAdd(key, member)),
-    sRem: (key, members) => guard(redis.sRem(key, members)),
-    sMembers: (key) => guard(redis.sMembers(key)),
-    eval: (script, options) => guard(redis.eval(script, options)),
+    zRange: (key, start, stop) => guard(redis.zRange(key, start, stop)),
+    zRemRangeByScore: (key, min, max) => guard(redis.zRemRangeByScore(key, min, max)),
+    unlink: (key) => guard(redis.unlink(key)),
+    writeTask: (keys, args) => guard(redis.writeTask(keys, args)),
   }
 }

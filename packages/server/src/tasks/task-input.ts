@@ -5,16 +5,20 @@
 // handler still sees the keys it chose.
 
 import type { ClientCapabilities, InputRequest } from '../context.js'
+import { ServerError } from '../errors.js'
 import { capabilitiesFor, missingCapabilityError, validAnswer } from '../protocol/input-required.js'
 import { type InputChannel, missingCapabilities } from '../protocol/request-context.js'
 import type { TaskManager } from './task-manager.js'
 import { isTerminal, type TaskRecord } from './task-store.js'
 
+/** The questions of one task (the channel its handler's context asks through once it is a task). */
 export class TaskInputChannel implements InputChannel {
   readonly #manager: TaskManager
   readonly #taskId: string
   readonly #capabilities: ClientCapabilities | undefined
   readonly #signal: AbortSignal
+  /** Keys used so far (each key is used once in a task's life). */
+  readonly #keys = new Set<string>()
 
   constructor(
     manager: TaskManager,
@@ -34,22 +38,66 @@ export class TaskInputChannel implements InputChannel {
       if (undeclared !== undefined) throw missingCapabilityError(undeclared)
     }
     const wireKeys = new Map<string, string>()
-    for (const key of Object.keys(requests)) wireKeys.set(key, this.#manager.allocateKey(this.#taskId, key))
+    for (const key of Object.keys(requests)) wireKeys.set(key, this.#allocateKey(key))
     const questions: Record<string, InputRequest> = Object.fromEntries(
       [...wireKeys].map(([key, wireKey]) => [wireKey, requests[key] as InputRequest]),
     )
-    await this.#manager.store.update(this.#taskId, (current) =>
-      isTerminal(current.status)
-        ? undefined
-        : {
-            ...current,
-            status: 'input_required',
-            inputRequests: { ...current.inputRequests, ...questions },
-            lastUpdatedAt: Date.now(),
-          },
-    )
-    const answers = await this.#manager.waitForAnswers(this.#taskId, [...wireKeys.values()], this.#signal)
+    await this.#change((current) => ({
+      ...current,
+      status: 'input_required',
+      inputRequests: { ...current.inputRequests, ...questions },
+    }))
+    const answers = await this.#waitForAnswers([...wireKeys.values()])
     return Object.fromEntries([...wireKeys].map(([key, wireKey]) => [key, answers[wireKey]]))
+  }
+
+  /** A key not used before in this task (`key`, else `key-2`, `key-3`, …). */
+  #allocateKey(key: string): string {
+    let candidate = key
+    for (let count = 2; this.#keys.has(candidate); count++) candidate = `${key}-${count}`
+    this.#keys.add(candidate)
+    return candidate
+  }
+
+  /** Resolves with the answers to `keys` once `tasks/update` delivered them all, and takes them. */
+  async #waitForAnswers(keys: string[]): Promise<Record<string, unknown>> {
+    if (!this.#manager.runsHere(this.#taskId)) throw new ServerError('cancelled', 'the task is over')
+    const { store } = this.#manager
+    const signal = this.#signal
+    const answers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const done = () => {
+        unwatch()
+        signal.removeEventListener('abort', aborted)
+      }
+      const check = (record: TaskRecord) => {
+        const delivered = record.inputResponses ?? {}
+        if (!keys.every((key) => key in delivered)) return
+        done()
+        resolve(Object.fromEntries(keys.map((key) => [key, delivered[key]])))
+      }
+      const aborted = () => {
+        done()
+        reject(signal.reason ?? new ServerError('cancelled', 'the task was cancelled'))
+      }
+      const unwatch = store.watch(check, (taskId) => taskId === this.#taskId)
+      if (signal.aborted) return aborted()
+      signal.addEventListener('abort', aborted, { once: true })
+      // Answers may have arrived before the watch was in place.
+      store.get(this.#taskId).then((record) => record && check(record), reject)
+    })
+    await this.#change((current) => {
+      const rest = { ...current.inputResponses }
+      for (const key of keys) delete rest[key]
+      return { ...current, inputResponses: Object.keys(rest).length > 0 ? rest : undefined }
+    })
+    return answers
+  }
+
+  /** Writes a change of the running task (lastUpdatedAt follows); an ended task stays as it is. */
+  #change(change: (current: TaskRecord) => TaskRecord): Promise<unknown> {
+    return this.#manager.store.update(this.#taskId, (current) =>
+      isTerminal(current.status) ? undefined : { ...change(current), lastUpdatedAt: Date.now() },
+    )
   }
 }
 

@@ -1,7 +1,8 @@
 // Runs tasks for one server instance: creates records in the TaskStore, keeps what only this
-// process can hold (the work's AbortController, handlers waiting for answers) in a map beside it,
-// settles a task when its work ends, renews its lease while the work runs, and answers the task
-// methods' reads and writes for tasks run anywhere. A task whose owner stopped renewing its lease
+// process can hold (the work's AbortController, the record as last seen, an end the store has
+// not taken yet) in a map beside it, settles a task when its work ends, renews its lease while
+// the work runs, and answers the task methods' reads and writes for tasks run anywhere (a task's
+// questions, and the handler waiting for their answers, are task-input.ts's). A task whose owner stopped renewing its lease
 // (the instance went away) is failed by whoever reads it next, so clients never poll forever.
 // A shared store may go away for a while: the end of a task is then tried again until the store
 // takes it (the task stays this instance's meanwhile, its lease renewed); when the store comes
@@ -42,10 +43,6 @@ interface LocalTask {
   record: TaskRecord
   /** The end of the work, once it ended, until the store took it. */
   ending?: Partial<TaskRecord>
-  /** Input keys used so far (each key is used once in a task's life). */
-  keys: Set<string>
-  /** Called with each new state of the record (answers arriving, cancellation). */
-  waiters: Set<(record: TaskRecord) => void>
   message?: string
   writing?: Promise<void>
 }
@@ -80,14 +77,16 @@ export class TaskManager {
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000
     this.#leaseMs = options.leaseMs ?? 30_000
     this.#report = report
-    this.#unwatch = this.store.watch((record) => {
-      const local = this.#local.get(record.taskId)
-      if (local === undefined) return
-      if (record.lastUpdatedAt >= local.record.lastUpdatedAt) local.record = record
-      if (record.status === 'cancelled')
-        local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
-      for (const waiter of local.waiters) waiter(record)
-    })
+    this.#unwatch = this.store.watch(
+      (record) => {
+        const local = this.#local.get(record.taskId)
+        if (local === undefined) return
+        if (record.lastUpdatedAt >= local.record.lastUpdatedAt) local.record = record
+        if (record.status === 'cancelled')
+          local.controller.abort(new ServerError('cancelled', 'the task was cancelled'))
+      },
+      (taskId) => this.#local.has(taskId),
+    )
     this.#stopRestoring =
       this.store.onReconnect?.(() => {
         this.#reconnectedAt = Date.now()
@@ -119,7 +118,7 @@ export class TaskManager {
       name: request.name,
     }
     if (request.principal !== undefined) record.principal = request.principal
-    this.#local.set(record.taskId, { controller, record, keys: new Set(), waiters: new Set() })
+    this.#local.set(record.taskId, { controller, record })
     try {
       await this.store.create(record)
     } catch (error) {
@@ -167,50 +166,9 @@ export class TaskManager {
     return local.writing
   }
 
-  /** A key for a question not used before in this task (`key`, else `key-2`, `key-3`, …). */
-  allocateKey(taskId: string, key: string): string {
-    const keys = this.#local.get(taskId)?.keys ?? new Set<string>()
-    let candidate = key
-    for (let count = 2; keys.has(candidate); count++) candidate = `${key}-${count}`
-    keys.add(candidate)
-    return candidate
-  }
-
-  /** Resolves with the answers to `keys` once `tasks/update` delivered them all, and takes them. */
-  async waitForAnswers(
-    taskId: string,
-    keys: string[],
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    const local = this.#local.get(taskId)
-    if (local === undefined) throw new ServerError('cancelled', 'the task is over')
-    const answers = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const done = () => {
-        local.waiters.delete(check)
-        signal.removeEventListener('abort', aborted)
-      }
-      const check = (record: TaskRecord) => {
-        const delivered = record.inputResponses ?? {}
-        if (!keys.every((key) => key in delivered)) return
-        done()
-        resolve(Object.fromEntries(keys.map((key) => [key, delivered[key]])))
-      }
-      const aborted = () => {
-        done()
-        reject(signal.reason ?? new ServerError('cancelled', 'the task was cancelled'))
-      }
-      if (signal.aborted) return aborted()
-      local.waiters.add(check)
-      signal.addEventListener('abort', aborted, { once: true })
-      // Answers may have arrived before the waiter was in place.
-      this.store.get(taskId).then((record) => record && check(record), reject)
-    })
-    await this.#change(taskId, (current) => {
-      const rest = { ...current.inputResponses }
-      for (const key of keys) delete rest[key]
-      return { ...current, inputResponses: Object.keys(rest).length > 0 ? rest : undefined }
-    })
-    return answers
+  /** Whether the task's work runs in this process and has not ended. */
+  runsHere(taskId: string): boolean {
+    return this.#local.has(taskId)
   }
 
   /** The task for `tasks/get` (-32602 when unknown or someone else's); fails it if its owner went away. */

@@ -52,7 +52,7 @@ export async function followTasks(
         if (isTerminal(record.status)) following.delete(record.taskId)
         send(detailedTask(record, Date.now()))
       }
-      const stop = manager.store.watch(report)
+      const stop = manager.store.watch(report, (taskId) => following.has(taskId))
       for (const taskId of agreed) {
         manager.store.get(taskId).then(
           (record) => record && report(record),

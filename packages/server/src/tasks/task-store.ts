@@ -72,9 +72,12 @@ export interface TaskStore {
   expire(now: number): Promise<number>
   /**
    * Calls `listener` with each record after it was created or changed, on whichever instance the
-   * write happened (a shared store fans writes out); returns a function to stop.
+   * write happened (a shared store fans writes out); returns a function to stop. With `wants`,
+   * only for the tasks it accepts (asked when a change arrives): a shared store then reads a
+   * record written elsewhere only when some listener wants it. A record written elsewhere may
+   * arrive as a later state than the write that announced it, never older than one already told.
    */
-  watch(listener: (record: TaskRecord) => void): () => void
+  watch(listener: (record: TaskRecord) => void, wants?: (taskId: string) => boolean): () => void
   /**
    * A shared store calls `listener` whenever it comes back after being away: it may have lost
    * records (a Redis restarted without persistence), so the instances running tasks write theirs
@@ -92,7 +95,7 @@ export interface MemoryTaskStoreOptions {
 export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
   const now = options.now ?? Date.now
   const records = new Map<string, string>()
-  const listeners = new Set<(record: TaskRecord) => void>()
+  const watchers = new Set<{ listener: (record: TaskRecord) => void; wants?: (taskId: string) => boolean }>()
   // Records are kept as JSON, as a shared store would: nobody holds a reference into the store.
   const read = (taskId: string): TaskRecord | undefined => {
     const text = records.get(taskId)
@@ -107,7 +110,8 @@ export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore
   const write = (record: TaskRecord) => {
     const text = JSON.stringify(record)
     records.set(record.taskId, text)
-    for (const listener of listeners) {
+    for (const { listener, wants } of watchers) {
+      if (wants !== undefined && !wants(record.taskId)) continue
       const copy = JSON.parse(text) as TaskRecord
       queueMicrotask(() => listener(copy))
     }
@@ -148,9 +152,10 @@ export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore
       }
       return removed
     },
-    watch(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+    watch(listener, wants) {
+      const watcher = { listener, wants }
+      watchers.add(watcher)
+      return () => watchers.delete(watcher)
     },
   }
 }

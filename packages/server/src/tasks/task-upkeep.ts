@@ -4,6 +4,25 @@
 
 import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js'
 
+/**
+ * One round of upkeep: renews the lease of each task running here (one write each) and drops
+ * what expired (`TaskStore.expire`). Reads no other record: its cost follows the tasks running
+ * here, not the tasks kept.
+ */
+export async function upkeepOnce(
+  store: TaskStore,
+  leaseMs: number,
+  running: Iterable<string>,
+): Promise<void> {
+  for (const taskId of running) {
+    // The lease counts from the write (a store that was away delays it).
+    await store.update(taskId, (current) =>
+      isTerminal(current.status) ? undefined : { ...current, leaseExpiresAt: Date.now() + leaseMs },
+    )
+  }
+  await store.expire(Date.now())
+}
+
 /** Starts the timer (unref'd: it never keeps a process alive); returns a function to stop it. */
 export function startUpkeep(
   store: TaskStore,
@@ -17,13 +36,7 @@ export function startUpkeep(
     if (busy) return
     busy = true
     try {
-      for (const taskId of running()) {
-        // The lease counts from the write (a store that was away delays it).
-        await store.update(taskId, (current) =>
-          isTerminal(current.status) ? undefined : { ...current, leaseExpiresAt: Date.now() + leaseMs },
-        )
-      }
-      await store.expire(Date.now())
+      await upkeepOnce(store, leaseMs, running())
     } catch (error) {
       report?.(new Error(`task upkeep failed: ${(error as Error).message}`))
     } finally {
