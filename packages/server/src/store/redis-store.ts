@@ -4,6 +4,7 @@
 // a mode where it can do nothing else). The client reconnects by itself; while it is away the
 // store is not ready, and subscriptions are restored when it comes back.
 
+import type { CommandParser } from '@redis/client'
 import type { TaskStore } from '../tasks/task-store.js'
 import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import type { Store, StoredEvent } from './store.js'
@@ -37,7 +38,18 @@ export interface RedisStoreOptions {
 /** Connects to Redis; rejects with a clear message when it cannot be reached in time. */
 export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   const { createClient, defineScript } = await import('@redis/client')
-  const scripts = { writeTask: defineScript(taskScripts.writeTask) }
+  const scripts = {
+    writeTask: defineScript(taskScripts.writeTask),
+    appendEvent: defineScript({
+      SCRIPT: appendScript,
+      NUMBER_OF_KEYS: 2,
+      parseCommand(parser: CommandParser, keys: [string, string], args: string[]) {
+        parser.pushKeys(keys)
+        parser.push(...args)
+      },
+      transformReply: (reply: unknown) => reply as string | null,
+    }),
+  }
   const prefix = options.prefix ?? 'mcp-kit:'
   const timeoutMs = options.connectTimeoutMs ?? 5000
   const where = redactedUrl(options.url)
@@ -94,9 +106,9 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       await commands.del(prefix + key)
     },
     async appendEvent(log, entry, options) {
-      const id = await commands.eval(appendScript, {
-        keys: [prefix + log, options.once === undefined ? '' : prefix + options.once],
-        arguments: [
+      const id = await commands.appendEvent(
+        [prefix + log, options.once === undefined ? '' : prefix + options.once],
+        [
           options.id ?? '*',
           String(options.maxLength),
           String(Math.max(1, Math.round(options.ttlMs))),
@@ -104,7 +116,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
           entry.data,
           entry.end === true ? '1' : '',
         ],
-      })
+      )
       return typeof id === 'string' ? id : undefined
     },
     async readEvents(log, afterId) {

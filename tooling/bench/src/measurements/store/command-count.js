@@ -46,8 +46,8 @@ function connectionPorts(pid, port) {
 /** How long the server's fire-and-forget commands get to reach Redis after the work. */
 const settleMs = 100
 
-/** The task upkeep's timer (every 10 s): SMEMBERS of the index, MGET of the tasks, SREM of gone ones. */
-const taskUpkeepCommands = new Set(['smembers', 'mget', 'srem'])
+/** The task upkeep's timer (every 10 s): ZREMRANGEBYSCORE of expired index entries (and, once, UNLINK of an earlier version's index). */
+const taskUpkeepCommands = new Set(['zremrangebyscore', 'unlink'])
 
 /**
  * Whether a command is the instance's background upkeep rather than any request's work: the task

@@ -56,7 +56,7 @@ export async function measureTaskMemory(context, options, log, [instanceRow, red
               throw new Error(`${storeNames[kind]}: the first finished task reads back ${kept.status}`)
             }
             if (server.prefix !== undefined) {
-              const indexed = await redis.sCard(`${server.prefix}tasks`)
+              const indexed = await redis.zCard(`${server.prefix}task-index`)
               if (indexed !== warmup + count) {
                 throw new Error(
                   `Redis holds ${indexed} task ids under the prefix, expected ${warmup + count}`,
