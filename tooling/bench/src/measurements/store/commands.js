@@ -83,7 +83,7 @@ export async function measureCommands(context, options, log, planned) {
         taskRow,
         [per(tasks, count)],
         undefined,
-        `${count} tasks, ${(polls / count).toFixed(2)} tasks/get per task (a GET each): ${note(tasks, count)}; the upkeep timer adds SMEMBERS + MGET of every task id under the prefix every 10 s per instance, the heartbeat a SET every 2 s (${upkeep} such commands fell in these windows, not counted)`,
+        `${count} tasks, ${(polls / count).toFixed(2)} tasks/get per task (a GET each): ${note(tasks, count)}; the upkeep timer adds one ZREMRANGEBYSCORE every 10 s per instance, the heartbeat a SET every 2 s (${upkeep} such commands fell in these windows, not counted)`,
       ),
       storeRow(
         sessionCallRow,
