@@ -70,7 +70,7 @@ export function builder(yargs: Argv) {
     .option('store', {
       type: 'string',
       describe:
-        'Share state with other instances of this server: redis://host:port (or $MCP_KIT_STORE); default: in memory',
+        'Share state with other instances of this server (2025 sessions, tasks, the requestState key, change notifications), so any instance serves any client: redis://host:port (or $MCP_KIT_STORE); default: in memory',
     })
     .option('store-prefix', {
       type: 'string',
