@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url'
 import { findRedisServer, type RedisServer, startRedisServer } from '@mcp-kit/fixtures/redis'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Serving, startServe, stopStarted } from './helpers.js'
+import { openLegacySession } from './legacy-session.js'
 import { describeAnswer, type ModernAnswer, modernRequest } from './modern-request.js'
 import { pollUntil } from './poll.js'
 import { closeProxies, roundRobin } from './round-robin.js'
@@ -204,28 +205,6 @@ async function startTasks(url: string, count: number, ms: number): Promise<Ackno
     tasks.push({ taskId: created.result.taskId, phase: 'before' })
   }
   return tasks
-}
-
-/** Opens a 2025-11-25 session (raw HTTP); resolves to the headers its requests carry. */
-async function openLegacySession(url: string): Promise<Record<string, string>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'restart', version: '1' },
-      },
-    }),
-  })
-  await response.text()
-  const sessionId = response.headers.get('mcp-session-id')
-  if (response.status !== 200 || sessionId === null) throw new Error(`initialize answered ${response.status}`)
-  return { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }
 }
 
 /** One tools/call in that session; resolves to the HTTP status (200 answered, 404 session gone). */

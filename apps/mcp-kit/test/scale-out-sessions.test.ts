@@ -13,6 +13,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { type Serving, startServe, stopStarted } from './helpers.js'
+import { openLegacySession } from './legacy-session.js'
+import { pollUntil } from './poll.js'
 import { closeProxies, roundRobin } from './round-robin.js'
 
 const registry = fileURLToPath(new URL('./fixtures/scale-registry.mjs', import.meta.url))
@@ -83,39 +85,6 @@ function sse(response: Response) {
   }
 }
 
-async function until(check: () => boolean, what: string, limitMs = 15_000): Promise<void> {
-  const deadline = Date.now() + limitMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
-async function initialize(url: string): Promise<Record<string, string>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: {} },
-        clientInfo: { name: 't', version: '1' },
-      },
-    }),
-  })
-  expect(response.status).toBe(200)
-  await response.text()
-  const headers = {
-    'mcp-session-id': response.headers.get('mcp-session-id') as string,
-    'mcp-protocol-version': '2025-11-25',
-  }
-  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)
-  return headers
-}
-
 function post(url: string, body: unknown, headers: Record<string, string>, accepts = accept) {
   return fetch(url, {
     method: 'POST',
@@ -180,7 +149,7 @@ test.skipIf(redis === undefined)(
   async () => {
     const { instances, url } = await threeInstances()
     const [holder, asker] = instances as [Serving, Serving, Serving]
-    const headers = await initialize(url)
+    const headers = await openLegacySession(url, { elicitation: {} })
     const stream = get(holder.url, headers)
     const first = sse(await stream.response)
     // JSON-only calls: their questions go out on the session's GET stream, wherever it is held.
@@ -203,7 +172,7 @@ test.skipIf(redis === undefined)(
     const questions = (reader: ReturnType<typeof sse>) =>
       reader.messages().filter((message) => message.method === 'elicitation/create')
     const one = call(1)
-    await until(() => questions(first).length === 1, 'the first question on the held stream')
+    await pollUntil('the first question on the held stream', () => questions(first).length === 1 || undefined)
     expect((await answer(questions(first)[0].id)).status).toBe(202)
     expect((await one).result?.content[0]?.text).toMatch(/^confirmed by/)
     const lastSeen = first.events().at(-1)?.id as string
@@ -214,7 +183,10 @@ test.skipIf(redis === undefined)(
     const three = call(3)
     const resumed = get(url, headers, lastSeen)
     const second = sse(await resumed.response)
-    await until(() => questions(second).length === 2, 'the two questions asked meanwhile, replayed')
+    await pollUntil(
+      'the two questions asked meanwhile, replayed',
+      () => questions(second).length === 2 || undefined,
+    )
     for (const question of questions(second)) expect((await answer(question.id)).status).toBe(202)
     expect((await two).result?.content[0]?.text).toMatch(/^confirmed by/)
     expect((await three).result?.content[0]?.text).toMatch(/^confirmed by/)
@@ -231,7 +203,7 @@ test.skipIf(redis === undefined)(
   async () => {
     const { instances, url } = await threeInstances()
     const runner = instances[0] as Serving
-    const headers = await initialize(url)
+    const headers = await openLegacySession(url, { elicitation: {} })
     const response = await post(
       runner.url,
       {
@@ -243,7 +215,7 @@ test.skipIf(redis === undefined)(
       headers,
     )
     const first = sse(response)
-    await until(() => first.messages().length >= 3, 'progress from the running call')
+    await pollUntil('progress from the running call', () => first.messages().length >= 3 || undefined)
     await killed(runner)
     await first.done
     const seen = first.messages().map((message) => message.params?.progress)
