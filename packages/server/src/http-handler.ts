@@ -151,6 +151,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     stateKey: options.stateKey,
     changes: options.changes,
     tasks: options.tasks,
+    questionTimeoutMs: options.questionTimeoutMs,
     onError,
   })
   const connectProtocol = createProtocolBinding(core)

@@ -11,6 +11,7 @@ import {
   holdStream,
   initialize,
   initializeBody,
+  parseEvents,
   post,
   sdkClient,
   serve,
@@ -258,5 +259,41 @@ describe('graceful shutdown', () => {
       listener.closeAllConnections()
     }
     expect(listener.listening).toBe(false)
+  })
+})
+
+describe('questions to the client', () => {
+  test('a question the client never answers fails after questionTimeoutMs: the call ends with the reason, the question is cancelled', async () => {
+    const registry = createToolRegistry().tool({
+      name: 'ask',
+      async handler(_args, context) {
+        const answer = await context.elicit({
+          message: 'Go ahead?',
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+        })
+        return answer.action
+      },
+    })
+    const server = await serve(registry, { questionTimeoutMs: 300 })
+    const { headers } = await initialize(server.url, '2025-11-25', { elicitation: {} })
+    const answer = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {} } },
+      headers,
+    )
+    const messages = parseEvents(answer.text)
+      .filter((event) => event.data !== '')
+      .map((event) => JSON.parse(event.data))
+    const question = messages.find((message) => message.method === 'elicitation/create')
+    expect(question).toBeDefined()
+    expect(messages).toContainEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: question.id, reason: 'no answer within 0.3 s' },
+    })
+    expect(JSON.stringify(messages.at(-1))).toMatch(
+      /the client did not answer elicitation\/create within 0\.3 s/,
+    )
+    expect(messages.at(-1).id).toBe(1)
   })
 })

@@ -62,6 +62,8 @@ export interface LegacySessionOptions {
   questionTag?: string
   /** Stores the session's state where other instances find it; awaited before a change is answered. */
   persist?: (state: SessionState) => Promise<void>
+  /** A question to the client (elicitation, sampling, roots) unanswered this long fails (0: waits for ever). */
+  questionTimeoutMs?: number
 }
 
 /** Requests that change what the session is (and so must be stored before they are answered). */
@@ -341,24 +343,49 @@ export class LegacySession {
     const id =
       tag === undefined ? `mcp-kit-${this.#nextOutgoingId++}` : `mcp-kit-${tag}-${this.#nextOutgoingId++}`
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        if (!this.#outgoing.delete(id)) return
-        this.notify('notifications/cancelled', {
-          requestId: id,
-          reason: 'the request that asked was cancelled',
-        })
-        reject(signal.reason)
+      let timer: NodeJS.Timeout | undefined
+      const settled = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', onAbort)
       }
+      const giveUp = (reason: string, error: unknown) => {
+        if (!this.#outgoing.delete(id)) return
+        settled()
+        // On the asking request's stream while it is open (else the session's stream).
+        if (!this.#closed)
+          this.#channel
+            .send(
+              { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } },
+              { relatedRequestId },
+            )
+            .catch(() => {})
+        reject(error)
+      }
+      const onAbort = () => giveUp('the request that asked was cancelled', signal.reason)
       signal.addEventListener('abort', onAbort, { once: true })
+      const limitMs = this.#options.questionTimeoutMs ?? 0
+      if (limitMs > 0) {
+        timer = setTimeout(() => {
+          const seconds = Math.round(limitMs / 100) / 10
+          giveUp(
+            `no answer within ${seconds} s`,
+            new ServerError(
+              'server_error',
+              `the client did not answer ${request.method} within ${seconds} s`,
+            ),
+          )
+        }, limitMs)
+        timer.unref()
+      }
       this.#outgoing.set(id, {
         resolve: (result) => {
-          signal.removeEventListener('abort', onAbort)
+          settled()
           if (validAnswer(request.method, result)) resolve(result)
           else
             reject(new ServerError('server_error', `the client sent an invalid answer to ${request.method}`))
         },
         reject: (error) => {
-          signal.removeEventListener('abort', onAbort)
+          settled()
           reject(error)
         },
       })

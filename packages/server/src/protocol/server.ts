@@ -39,6 +39,12 @@ export interface ProtocolServerOptions {
    * `taskSupport`): where records live, how long results are kept, the suggested poll interval.
    */
   tasks?: TaskOptions
+  /**
+   * A 2025-era question to the client (elicitation, sampling, roots) that gets no answer this
+   * long fails, so the tool that asked ends with an error instead of waiting for ever (default
+   * 600 000 ms; 0: no limit). 2026-07-28 questions are the client's retries and never wait here.
+   */
+  questionTimeoutMs?: number
   /** Diagnostics for the operator (never sent to clients). */
   onError?: (error: Error) => void
 }
@@ -55,6 +61,7 @@ export interface ServerCore {
   readonly report: ((error: Error) => void) | undefined
   /** The change feed shared by every instance, when one was given (2025 sessions on a store use it). */
   readonly changes: ChangeFeed | undefined
+  readonly questionTimeoutMs: number
 }
 
 export function createServerCore(runtime: Runtime, options: ProtocolServerOptions = {}): ServerCore {
@@ -79,6 +86,7 @@ export function createServerCore(runtime: Runtime, options: ProtocolServerOption
     stateCodec,
     report: options.onError,
     changes: options.changes,
+    questionTimeoutMs: options.questionTimeoutMs ?? 600_000,
     modern: createModernHandler({
       serverInfo,
       instructions: options.instructions,
@@ -227,6 +235,7 @@ export class ProtocolServer {
     const link = this.#transport?.sessionLink
     this.#legacy ??= new LegacySession(this.#transport as MessageTransport, {
       questionTag: link?.questionTag,
+      questionTimeoutMs: this.#core.questionTimeoutMs,
       persist: link === undefined ? undefined : (state) => link.persist(state),
       serverInfo: this.#core.serverInfo,
       instructions: this.#core.instructions,
