@@ -200,10 +200,15 @@ export class HttpSessionTransport implements MessageTransport {
     lastEventId: string | undefined,
   ): Promise<boolean> {
     const shared = this.#shared
-    const match = lastEventId === undefined ? null : /^(.+)_(\d+(?:-\d+)?)$/.exec(lastEventId)
-    if (shared === undefined || (lastEventId !== undefined && match === null))
-      return this.openStream(response, headers, lastEventId)
-    const stream = match?.[1]
+    if (shared === undefined) return this.openStream(response, headers, lastEventId)
+    // `0_<ms>-<n>` (the standalone stream, ids made by the store) or `<instance>.<n>_<seq>` (a
+    // request's stream); anything else is unknown, never a question to the store.
+    const match =
+      lastEventId === undefined
+        ? null
+        : /^(?:0_(\d{1,15}-\d{1,15})|([0-9a-f]{8}\.\d{1,15})_(\d{1,15}))$/.exec(lastEventId)
+    if (lastEventId !== undefined && match === null) return false
+    const stream = match?.[2] ?? (match?.[1] === undefined ? undefined : '0')
     const start = () => {
       response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
       response.flushHeaders()
@@ -211,14 +216,14 @@ export class HttpSessionTransport implements MessageTransport {
     if (stream !== undefined && stream !== '0') {
       if (this.#log.find(lastEventId as string) !== undefined)
         return this.openStream(response, headers, lastEventId)
-      return resumeStoredStream(shared, this.sessionId as string, stream, Number(match?.[2]), response, start)
+      return resumeStoredStream(shared, this.sessionId as string, stream, Number(match?.[3]), response, start)
     }
     const stop = await openSharedStandalone({
       sessions: shared,
       sessionId: this.sessionId as string,
       response,
       start,
-      after: match?.[2],
+      after: match?.[1],
       retryMs: this.resumable ? this.#hub.retryMs : undefined,
     })
     const previous = this.#sharedStandalone

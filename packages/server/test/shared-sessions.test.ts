@@ -280,3 +280,35 @@ test.skipIf(redis === undefined)(
     await eventually(() => chatty(a.url), 2000)
   },
 )
+
+test.skipIf(redis === undefined)(
+  'a Last-Event-ID that names no stream of the session gets 400, never a question to the store that fails',
+  async () => {
+    const [a] = await twoInstances()
+    const { headers } = await initialize(a.url)
+    const hostile = [
+      '0_99999999999999999999-0', // past Redis's stream id range
+      '0_1-2-3',
+      '0_abc',
+      'deadbeef.1_99999999999999999999',
+      'deadbeef.1_5-3',
+      'x'.repeat(4000),
+      '../../etc_1',
+      '0_',
+    ]
+    for (const lastEventId of hostile) {
+      const response = await fetch(a.url, {
+        headers: { accept: 'text/event-stream', ...headers, 'last-event-id': lastEventId },
+      })
+      const text = await response.text()
+      expect(response.status, lastEventId.slice(0, 40)).toBe(400)
+      expect(text).toMatch(/unknown Last-Event-ID/)
+    }
+    // A well-formed id of a stream this session never had: unknown too.
+    const never = await fetch(a.url, {
+      headers: { accept: 'text/event-stream', ...headers, 'last-event-id': 'deadbeef.7_3' },
+    })
+    await never.text()
+    expect(never.status).toBe(400)
+  },
+)
