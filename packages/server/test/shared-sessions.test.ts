@@ -312,3 +312,40 @@ test.skipIf(redis === undefined)(
     expect(never.status).toBe(400)
   },
 )
+
+test.skipIf(redis === undefined)(
+  'made-up session ids (other keys of a real session, absurd lengths) get 404, never a 5xx',
+  async () => {
+    const [a] = await twoInstances()
+    const { sessionId, headers } = await initialize(a.url, '2025-11-25', { elicitation: {} })
+    // Give the session a standalone event log in the store: a JSON-only call's question goes there.
+    const held = getStream(a.url, headers)
+    const events = reader(await held.opened)
+    const call = post(
+      a.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } },
+      { ...headers, accept: 'application/json' },
+    )
+    await eventually(() => events.events().some((event) => event.data.includes('elicitation/create')))
+    const question = JSON.parse(
+      (events.events().find((event) => event.data.includes('elicitation/create')) as { data: string }).data,
+    )
+    await post(a.url, { jsonrpc: '2.0', id: question.id, result: { action: 'decline' } }, headers)
+    expect((await call).json).toMatchObject({ id: 2, result: { content: [{ text: 'declined' }] } })
+    held.close()
+    for (const made of [
+      `${sessionId}:sse:0`,
+      `${sessionId}:0`,
+      `${sessionId}:once:x`,
+      'x'.repeat(1000),
+      'a b',
+    ]) {
+      const response = await post(
+        a.url,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { 'mcp-session-id': made, 'mcp-protocol-version': '2025-11-25' },
+      )
+      expect(response.status, made.slice(0, 60)).toBe(404)
+    }
+  },
+)

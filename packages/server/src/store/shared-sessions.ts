@@ -1,12 +1,13 @@
 // 2025-11-25 sessions shared by every instance on one Store, so a client's requests may land on
 // any instance (no affinity). What lives in the store:
-//   session:<id>                 the session record (negotiated version, client info and
+//   session-record:<id>          the session record (negotiated version, client info and
 //                                capabilities, log level, resource subscriptions, who opened it),
-//                                expiring after the idle time, touched by every request
-//   session:<id>:sse:0           the standalone stream's event log: any instance appends to it
+//                                expiring after the idle time, read (and so renewed) by an
+//                                instance at most once a second while it serves the session
+//   session-log:<id>:0           the standalone stream's event log: any instance appends to it
 //                                (list changes, questions to a JSON-only client), the instance
 //                                holding the client's GET stream hears appends on a channel
-//   session:<id>:sse:<tag>.<n>   a copy of one request's SSE stream written by the instance
+//   session-log:<id>:<tag>.<n>   a copy of one request's SSE stream written by the instance
 //                                running the request, so the client can resume it anywhere
 //   instance:<tag>               a heartbeat: an instance whose key expired went away
 // and on channels: a session ended (DELETE), a client's answer to a server-to-client request
@@ -71,6 +72,8 @@ export interface SharedSessions {
 const heartbeatMs = 2000
 const heartbeatTtlMs = 6000
 const questionId = /^mcp-kit-([0-9a-f]{8})-\d+$/
+/** What a session id may be (visible ASCII, as the spec says, and not absurdly long). */
+const plausibleId = /^[\x21-\x7e]{1,256}$/
 
 /** The instance tag in a server-to-client request id (`mcp-kit-<tag>-<n>`). */
 export function instanceOfQuestion(id: RequestId): string | undefined {
@@ -86,9 +89,11 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
         `${what}: ${error instanceof Error ? error.message || error.constructor.name : String(error)}`,
       ),
     )
-  const recordKey = (id: string) => `session:${id}`
-  const logKey = (id: string, stream: string) => `session:${id}:sse:${stream}`
-  const standaloneChannel = (id: string) => `session:${id}:sse`
+  // One namespace per kind, so no session id a client makes up (`x:sse:0`) names a key of
+  // another kind.
+  const recordKey = (id: string) => `session-record:${id}`
+  const logKey = (id: string, stream: string) => `session-log:${id}:${stream}`
+  const standaloneChannel = (id: string) => `session-events:${id}`
   const removedListeners = new Set<(id: string) => void>()
   const changedListeners = new Set<(id: string) => void>()
   const answerListeners = new Set<(sessionId: string, message: RpcMessage) => void>()
@@ -149,6 +154,7 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
       changedListeners.add(listener)
     },
     async load(id) {
+      if (!plausibleId.test(id)) return undefined
       const text = await store.getAndTouch(recordKey(id), options.idleMs)
       if (text === undefined) return undefined
       const record = parse(text) as SessionRecord | undefined
@@ -171,7 +177,7 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
           maxLength: options.maxLoggedEvents,
           ttlMs: logTtlMs,
           channel: standaloneChannel(id),
-          once: once === undefined ? undefined : `session:${id}:once:${once}`,
+          once: once === undefined ? undefined : `session-once:${id}:${once}`,
         },
       )
     },
