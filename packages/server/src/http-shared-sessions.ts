@@ -7,6 +7,7 @@
 // thus costs the store one read a second per instance, not one per request.
 
 import { HttpSessionTransport, type SessionHub } from './http-session.js'
+import { defaultLegacyVersion } from './protocol/versions.js'
 import type { SessionEntry, SessionTable } from './session-table.js'
 import type { SessionRecord, SharedSessions } from './store/shared-sessions.js'
 
@@ -56,7 +57,12 @@ export function shareSessions(options: {
   function adopt(id: string, record: SessionRecord): Promise<SessionEntry> {
     let pending = adopting.get(id)
     if (pending === undefined) {
-      const transport = new HttpSessionTransport(id, record.protocolVersion, hub, shared)
+      const transport = new HttpSessionTransport(
+        id,
+        record.protocolVersion ?? defaultLegacyVersion,
+        hub,
+        shared,
+      )
       const entry: SessionEntry = {
         id,
         transport,

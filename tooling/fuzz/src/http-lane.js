@@ -38,6 +38,7 @@ export class HttpLane {
    * @param {string} options.module
    * @param {string} [options.bin]
    * @param {number} options.timeoutMs   the hang bound of one exchange
+   * @param {string[]} [options.serveArgs]  more `serve` arguments (`--store …`)
    */
   constructor(options) {
     this.options = options
@@ -57,6 +58,7 @@ export class HttpLane {
   async start() {
     const args = ['--headers-timeout', '2', '--body-timeout', '2', '--session-idle', '3600']
     if (this.options.stateless) args.push('--stateless')
+    args.push(...(this.options.serveArgs ?? []))
     this.server = await startHttpServe({ bin: this.options.bin, module: this.options.module, args })
     this.base = `http://127.0.0.1:${this.server.port}`
     this.pool = []

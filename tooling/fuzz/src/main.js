@@ -9,13 +9,14 @@ import { runFuzz, summaryLine } from './run-fuzz.js'
 
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..')
 const usage = `Usage: node tooling/fuzz/src/main.js [--cases N] [--seed N] [--case I] [--timeout MS]
-                                   [--module registry.js] [--mcp-kit bin.js] [--output DIR] [--json]
+                                   [--module registry.js] [--mcp-kit bin.js] [--store URL] [--output DIR] [--json]
   --cases N      how many cases (default 10000)
   --seed N       the run's seed (default: a random one, printed)
   --case I       run only case I of the seed (reproduce a failure)
   --timeout MS   an answer or a close must come within this (default 5000)
   --module FILE  the registry module to serve (default src/registry.js)
   --mcp-kit FILE mcp-kit's bin (default the workspace build)
+  --store URL    serve the HTTP lanes on a shared store (redis://…): sessions go through it
   --output DIR   where failing cases go (default tooling/fuzz/fuzz-results)
   --json         print the summary as JSON instead of one line
 Each flag also reads MCP_KIT_FUZZ_<NAME> (MCP_KIT_FUZZ_SEED=7).
@@ -52,6 +53,7 @@ function parse(argv, env) {
     timeoutMs: integer('timeout', 5000),
     module: setting('module') ? resolve(setting('module')) : undefined,
     bin: setting('mcp-kit') ? resolve(setting('mcp-kit')) : undefined,
+    store: setting('store'),
     outputDirectory: resolve(setting('output') ?? join(packageDirectory, 'fuzz-results')),
   }
 }

@@ -20,6 +20,7 @@ export const fuzzRegistry = fileURLToPath(new URL('./registry.js', import.meta.u
  * @property {number} [first]          index of the first case (default 0)
  * @property {string} [module]         the registry module to serve (default the fuzz registry)
  * @property {string} [bin]            mcp-kit's bin (default the workspace build)
+ * @property {string} [store]          serve the HTTP lanes with `--store <url>` (a fresh prefix per run)
  * @property {number} [timeoutMs]      the hang bound of one exchange (default 5000)
  * @property {string} [outputDirectory]  where failing cases are written
  * @property {(line: string) => void} [log]
@@ -60,9 +61,15 @@ export async function runFuzz(options) {
   const module = options.module ?? fuzzRegistry
   const first = options.first ?? 0
   const shared = { module, bin: options.bin, timeoutMs }
+  // With a store, every HTTP server of the run shares one prefix of its own: sessions, their
+  // event logs and tasks go through it (what several instances would share).
+  const storeArgs =
+    options.store === undefined
+      ? []
+      : ['--store', options.store, '--store-prefix', `mcp-kit-fuzz:${process.pid}-${Date.now()}:`]
   const lanes = {
-    http: new HttpLane({ ...shared, name: 'http', stateless: false }),
-    stateless: new HttpLane({ ...shared, name: 'stateless', stateless: true }),
+    http: new HttpLane({ ...shared, name: 'http', stateless: false, serveArgs: storeArgs }),
+    stateless: new HttpLane({ ...shared, name: 'stateless', stateless: true, serveArgs: storeArgs }),
     stdio: new StdioLane(shared),
   }
   /** @type {Record<string, { index: number, recipe: any }[]>} */

@@ -4,11 +4,17 @@
 // run means something. `pnpm fuzz -- --cases 10000` is the full run (README).
 
 import { fileURLToPath } from 'node:url'
-import { expect, test } from 'vitest'
+import { redisForTests } from '@mcp-kit/fixtures/redis'
+import { afterAll, expect, test } from 'vitest'
 import { caseFor } from '../src/cases.js'
 import { runFuzz } from '../src/run-fuzz.js'
 
 const sabotaged = fileURLToPath(new URL('./fixtures/sabotaged-registry.js', import.meta.url))
+const redis = await redisForTests({ what: 'tooling/fuzz/test/fuzz.test.js (the store leg)' })
+
+afterAll(async () => {
+  await redis?.stop()
+})
 
 function alive(pid) {
   try {
@@ -44,6 +50,19 @@ test('1,500 cases of a fixed seed: no 5xx, no hang, no crash, nothing malformed 
   expect(pids.length).toBe(3)
   for (const pid of pids) expect(alive(pid)).toBe(false)
 }, 240_000)
+
+// The same hostile traffic when sessions, their event logs and tasks live in Redis (what several
+// instances share): made-up session ids and Last-Event-IDs reach the store's keys there.
+test.skipIf(redis === undefined)(
+  '600 cases with the HTTP lanes on Redis (`serve --store`): no 5xx, no hang, nothing malformed',
+  async () => {
+    const summary = await runFuzz({ seed: 20261125, cases: 600, store: redis?.url })
+    expect(summary.findings).toEqual([])
+    expect(summary.byTarget.http).toBeGreaterThan(200)
+    expect(summary.answers.http['200']).toBeGreaterThan(50)
+  },
+  240_000,
+)
 
 test('a server that crashes or stops answering is caught, restarted, and the run fails', async () => {
   const pids = []

@@ -33,7 +33,8 @@ export interface SessionChannel {
 
 /** What a 2025 session is, apart from its connections: enough to serve it on any instance. */
 export interface SessionState {
-  protocolVersion: string
+  /** Undefined until an initialize succeeded. */
+  protocolVersion?: string
   clientInfo?: Implementation
   clientCapabilities?: ClientCapabilities
   logLevel?: LoggingLevel
@@ -106,7 +107,7 @@ export class LegacySession {
 
   state(): SessionState {
     return {
-      protocolVersion: this.protocolVersion as string,
+      protocolVersion: this.protocolVersion,
       clientInfo: this.clientInfo,
       clientCapabilities: this.clientCapabilities,
       logLevel: this.logLevel,
@@ -204,6 +205,9 @@ export class LegacySession {
     } catch (error) {
       if (this.#inFlight.get(request.id) !== controller) return // cancelled: nothing more is sent
       this.#inFlight.delete(request.id)
+      // A failed initialize leaves a session that may be initialized again, on any instance.
+      if (request.method === 'initialize' && this.#options.persist !== undefined)
+        await this.#options.persist(this.state()).catch(() => {})
       const failure = isInputRequired(error)
         ? new RpcFailure(rpcCodes.internalError, 'Internal error')
         : failureOf(error, era, this.#options.report)
