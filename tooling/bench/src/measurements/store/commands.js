@@ -59,7 +59,7 @@ export async function measureCommands(context, options, log, planned) {
       throw new Error(`the server agreed on ${session.protocolVersion}, not ${sessionVersion}`)
     const recordBytes = await sessionRecordBytes(
       options.redisUrl,
-      `${counted.prefix}session:${session.sessionId}`,
+      `${counted.prefix}session-record:${session.sessionId}`,
     )
     const jsonCalls = await countCommands(options, counted, async () => {
       for (let call = 0; call < count; call++) await checkEcho(session)
