@@ -6,15 +6,12 @@
 import type { ServerResponse } from 'node:http'
 import { rpcCodes } from './errors.js'
 import type { RequestId } from './protocol/rpc.js'
+import { frameEvent, framePriming } from './sse-event-log.js'
 import type { SharedSessions } from './store/shared-sessions.js'
 import { compareEventIds, type StoredEvent } from './store/store.js'
 
 /** Marks a stored entry that is not a message: the first entry of a request stream names its request. */
 export const requestMarker = '#'
-
-function frame(stream: string, position: string, data: string): string {
-  return `id: ${stream}_${position}\ndata: ${data}\n\n`
-}
 
 export interface StandaloneOptions {
   sessions: SharedSessions
@@ -40,7 +37,7 @@ export async function openSharedStandalone(options: StandaloneOptions): Promise<
   const write = (event: StoredEvent) => {
     if (cursor === undefined || compareEventIds(event.id, cursor) <= 0) return
     cursor = event.id
-    if (!response.destroyed) response.write(frame('0', event.id, event.data))
+    if (!response.destroyed) response.write(frameEvent('0', event.id, event.data))
   }
   const unfollow = await sessions.followStandalone(sessionId, (event) => {
     if (cursor === undefined) buffered.push(event)
@@ -58,7 +55,7 @@ export async function openSharedStandalone(options: StandaloneOptions): Promise<
     const replay = options.after === undefined ? [] : await sessions.readStream(sessionId, '0', options.after)
     options.start()
     if (options.after === undefined && options.retryMs !== undefined)
-      response.write(`id: 0_${head}\nretry: ${options.retryMs}\ndata: \n\n`)
+      response.write(framePriming('0', head, options.retryMs))
     cursor = head
     for (const event of [...replay, ...buffered]) write(event)
   } catch (error) {
@@ -91,7 +88,7 @@ export async function resumeStoredStream(
   start()
   for (const event of events) {
     if (position(event) > after && !event.data.startsWith(requestMarker))
-      response.write(frame(stream, String(position(event)), event.data))
+      response.write(frameEvent(stream, String(position(event)), event.data))
   }
   const marker = events[0]?.data.startsWith(requestMarker) ? events[0] : undefined
   if (ownerGone && marker !== undefined) {
@@ -106,7 +103,7 @@ export async function resumeStoredStream(
       },
     }
     // The client may have seen events the store never got (the instance died before copying them).
-    response.write(frame(stream, String(Math.max(after, position(last)) + 1), JSON.stringify(answer)))
+    response.write(frameEvent(stream, String(Math.max(after, position(last)) + 1), JSON.stringify(answer)))
   }
   response.end()
   return true

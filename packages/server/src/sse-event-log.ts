@@ -5,6 +5,16 @@
 
 import type { ServerResponse } from 'node:http'
 
+/** One SSE event: its id (`<stream>_<position>`) and one `data:` line. */
+export function frameEvent(stream: string, position: string | number, data: string): string {
+  return `id: ${stream}_${position}\ndata: ${data}\n\n`
+}
+
+/** The priming event: an id and the `retry:` hint, no data (a resumable stream's first event). */
+export function framePriming(stream: string, position: string | number, retryMs: number): string {
+  return `id: ${stream}_${position}\nretry: ${retryMs}\ndata: \n\n`
+}
+
 export interface StreamRecord {
   id: number
   /** The stream's name in event ids: its id, after the log's prefix (an instance's tag when shared). */
@@ -69,13 +79,13 @@ export class SseEventLog {
   /** The priming event (an id and the `retry:` hint, no data) that opens a resumable stream. */
   priming(record: StreamRecord, retryMs: number): string {
     record.sequence += 1
-    return `id: ${record.key}_${record.sequence}\nretry: ${retryMs}\ndata: \n\n`
+    return framePriming(record.key, record.sequence, retryMs)
   }
 
   /** Frames `text` as the stream's next event, keeps it for replay, and returns the frame. */
   append(record: StreamRecord, text: string): string {
     record.sequence += 1
-    const framed = `id: ${record.key}_${record.sequence}\ndata: ${text}\n\n`
+    const framed = frameEvent(record.key, record.sequence, text)
     record.events.push({ sequence: record.sequence, framed })
     this.#loggedEvents += 1
     this.#loggedBytes += framed.length

@@ -171,14 +171,8 @@ export class ProtocolServer {
     const link = transport.sessionLink
     // A shared session hears every instance's changes; each instance holding a copy of it sends
     // them, keyed by the change's id so the client gets each once.
-    const changes =
-      link !== undefined && this.#core.changes !== undefined
-        ? this.#core.changes
-        : {
-            subscribe: (listener: (event: RegistryEvent) => void) =>
-              this.#core.runtime.registry.onChange(listener),
-          }
-    this.#stopListening = changes.subscribe((event) => {
+    const shared = link === undefined ? undefined : this.#core.changes
+    const onChange = (event: RegistryEvent) => {
       const session = this.#legacy
       if (session === undefined || !session.initialized) return
       const changeId = link === undefined ? undefined : (event as { id?: string }).id
@@ -189,7 +183,9 @@ export class ProtocolServer {
       }
       if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushLists())
       if (!this.#pendingLists.has(event.list)) this.#pendingLists.set(event.list, changeId)
-    })
+    }
+    this.#stopListening =
+      shared === undefined ? this.#core.runtime.registry.onChange(onChange) : shared.subscribe(onChange)
     if (link !== undefined) {
       if (link.initial !== undefined) this.#legacySession().applyState(link.initial)
       link.refresh = (state) => this.#legacySession().applyState(state)
