@@ -337,6 +337,21 @@ async function restartUnderLoad(persistence: 'aof' | 'none', outage: 'brief' | '
   return { summary, lost, stuck, spanning, endingInTheOutage, ended, failures: load.failures }
 }
 
+/** Each of `tasks` ended completed, with the result of its `ms` of work. */
+function expectCompleted(
+  ended: Map<string, Record<string, unknown>>,
+  tasks: AcknowledgedTask[],
+  ms: number,
+  what: string,
+): void {
+  for (const task of tasks) {
+    expect(ended.get(task.taskId), `${what}, ${task.taskId}`).toMatchObject({
+      status: 'completed',
+      result: { structuredContent: { ms } },
+    })
+  }
+}
+
 describe.skipIf(redisServer === undefined)('Redis restarting under load', () => {
   test('with appendonly yes and appendfsync always, away past the command timeout: no acknowledged task lost, none stuck', async () => {
     const { summary, lost, stuck, spanning, endingInTheOutage, ended, failures } = await restartUnderLoad(
@@ -351,21 +366,8 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
       stuck.map((task) => task.taskId),
       'tasks never ending',
     ).toEqual([])
-    for (const task of spanning) {
-      expect(ended.get(task.taskId), `the task running across the restart, ${task.taskId}`).toMatchObject({
-        status: 'completed',
-        result: { structuredContent: { ms: 4000 } },
-      })
-    }
-    for (const task of endingInTheOutage) {
-      expect(
-        ended.get(task.taskId),
-        `the task that ended while Redis was away, ${task.taskId}`,
-      ).toMatchObject({
-        status: 'completed',
-        result: { structuredContent: { ms: 300 } },
-      })
-    }
+    expectCompleted(ended, spanning, 4000, 'the task running across the restart')
+    expectCompleted(ended, endingInTheOutage, 300, 'the task that ended while Redis was away')
     expect(summary.calls.before.failed + summary.calls.after.failed, failures.join('\n')).toBe(0)
     expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(200)
   })
@@ -376,12 +378,7 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
       stuck.map((task) => task.taskId),
       'tasks never ending',
     ).toEqual([])
-    for (const task of spanning) {
-      expect(ended.get(task.taskId), `the task running across the restart, ${task.taskId}`).toMatchObject({
-        status: 'completed',
-        result: { structuredContent: { ms: 4000 } },
-      })
-    }
+    expectCompleted(ended, spanning, 4000, 'the task running across the restart')
     // What a Redis without persistence costs: the records of tasks that had ended.
     // (This also shows that Redis really came back empty, which the test above relies on.)
     expect(summary.endedBeforeTheOutage).toBeGreaterThan(0)

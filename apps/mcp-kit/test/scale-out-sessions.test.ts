@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { redisForTests } from '@mcp-kit/fixtures/redis'
+import { readSse, type SseReader } from '@mcp-kit/fixtures/sse'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -47,42 +48,6 @@ async function threeInstances(): Promise<{ instances: Serving[]; url: string; lo
 interface ProxyLog {
   target: string
   body: string
-}
-
-interface SseEvent {
-  id?: string
-  data: string
-}
-
-/** Reads an SSE response as it arrives. */
-function sse(response: Response) {
-  let text = ''
-  const decoder = new TextDecoder()
-  const done = (async () => {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>)
-      text += decoder.decode(chunk, { stream: true })
-  })().catch(() => {})
-  const events = (): SseEvent[] =>
-    text
-      .slice(0, text.lastIndexOf('\n\n') + 2)
-      .split('\n\n')
-      .filter((block) => block.trim() !== '' && !block.startsWith(':'))
-      .map((block) => {
-        const event: SseEvent = { data: '' }
-        for (const line of block.split('\n')) {
-          if (line.startsWith('id: ')) event.id = line.slice(4)
-          if (line.startsWith('data: ')) event.data += line.slice(6)
-        }
-        return event
-      })
-  return {
-    events,
-    messages: () =>
-      events()
-        .filter((event) => event.data !== '')
-        .map((event) => JSON.parse(event.data)),
-    done,
-  }
 }
 
 function post(url: string, body: unknown, headers: Record<string, string>, accepts = accept) {
@@ -151,7 +116,7 @@ test.skipIf(redis === undefined)(
     const [holder, asker] = instances as [Serving, Serving, Serving]
     const headers = await openLegacySession(url, { elicitation: {} })
     const stream = get(holder.url, headers)
-    const first = sse(await stream.response)
+    const first = readSse(await stream.response)
     // JSON-only calls: their questions go out on the session's GET stream, wherever it is held.
     const call = (id: number) =>
       post(
@@ -169,7 +134,7 @@ test.skipIf(redis === undefined)(
         { jsonrpc: '2.0', id: questionId, result: { action: 'accept', content: { ok: true } } },
         headers,
       )
-    const questions = (reader: ReturnType<typeof sse>) =>
+    const questions = (reader: SseReader) =>
       reader.messages().filter((message) => message.method === 'elicitation/create')
     const one = call(1)
     await pollUntil('the first question on the held stream', () => questions(first).length === 1 || undefined)
@@ -182,7 +147,7 @@ test.skipIf(redis === undefined)(
     const two = call(2)
     const three = call(3)
     const resumed = get(url, headers, lastSeen)
-    const second = sse(await resumed.response)
+    const second = readSse(await resumed.response)
     await pollUntil(
       'the two questions asked meanwhile, replayed',
       () => questions(second).length === 2 || undefined,
@@ -214,7 +179,7 @@ test.skipIf(redis === undefined)(
       },
       headers,
     )
-    const first = sse(response)
+    const first = readSse(response)
     await pollUntil('progress from the running call', () => first.messages().length >= 3 || undefined)
     await killed(runner)
     await first.done
@@ -225,7 +190,7 @@ test.skipIf(redis === undefined)(
     const deadline = Date.now() + 20_000
     while (final === undefined) {
       if (Date.now() > deadline) throw new Error('no answer after the instance died')
-      const again = sse(await get(url, headers, lastId).response)
+      const again = readSse(await get(url, headers, lastId).response)
       await again.done
       for (const message of again.messages()) {
         if (message.method === 'notifications/progress') replayed.push(message.params.progress)

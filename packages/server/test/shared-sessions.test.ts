@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto'
 import { redisForTests } from '@mcp-kit/fixtures/redis'
+import { readSse } from '@mcp-kit/fixtures/sse'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import type { RunningHttpServer } from '../src/http-server.js'
@@ -73,20 +74,6 @@ async function twoInstances(): Promise<[RunningHttpServer, RunningHttpServer]> {
     return serve(registry(), { store })
   }
   return [await open(), await open()]
-}
-
-/** Reads an SSE response as it arrives. */
-function reader(response: Response) {
-  let text = ''
-  const decoder = new TextDecoder()
-  const done = (async () => {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>)
-      text += decoder.decode(chunk, { stream: true })
-  })().catch(() => {})
-  return {
-    events: () => parseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)),
-    done,
-  }
 }
 
 function getStream(url: string, headers: Record<string, string>, lastEventId?: string) {
@@ -156,7 +143,7 @@ test.skipIf(redis === undefined)(
     const [a, b] = await twoInstances()
     const { headers } = await initialize(a.url, '2025-11-25', { elicitation: {} })
     const held = getStream(a.url, headers)
-    const first = reader(await held.opened)
+    const first = readSse(await held.opened)
     // A JSON-only call on B: its question goes out on the standalone stream, held on A.
     const jsonOnly = { ...headers, accept: 'application/json' }
     const asked = (id: number, url: string) =>
@@ -188,7 +175,7 @@ test.skipIf(redis === undefined)(
     const call2 = asked(2, b.url)
     const call3 = asked(3, b.url)
     const resumed = getStream(b.url, headers, lastSeen)
-    const second = reader(await resumed.opened)
+    const second = readSse(await resumed.opened)
     const replayed = () =>
       second
         .events()
@@ -226,7 +213,7 @@ test.skipIf(redis === undefined)(
         params: { name: 'steps', arguments: {}, _meta: { progressToken: 'p' } },
       }),
     })
-    const first = reader(call)
+    const first = readSse(call)
     await first.done // the tool closed the stream after its first progress
     const progress = (events: Array<{ data: string }>) =>
       events
@@ -237,13 +224,13 @@ test.skipIf(redis === undefined)(
     expect(lastId).toMatch(/^[0-9a-f]{8}\.\d+_\d+$/)
     // Still running on A: B replays nothing new and ends the stream (the client polls again).
     const early = getStream(b.url, headers, lastId)
-    const earlyEvents = reader(await early.opened)
+    const earlyEvents = readSse(await early.opened)
     await earlyEvents.done
     expect(progress(earlyEvents.events())).toEqual([])
     release?.()
     const seen: string[] = []
     await eventually(async () => {
-      const again = reader(await getStream(b.url, headers, lastId).opened)
+      const again = readSse(await getStream(b.url, headers, lastId).opened)
       await again.done
       const events = again.events()
       seen.push(...progress(events))
@@ -320,7 +307,7 @@ test.skipIf(redis === undefined)(
     const { sessionId, headers } = await initialize(a.url, '2025-11-25', { elicitation: {} })
     // Give the session a standalone event log in the store: a JSON-only call's question goes there.
     const held = getStream(a.url, headers)
-    const events = reader(await held.opened)
+    const events = readSse(await held.opened)
     const call = post(
       a.url,
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } },
