@@ -91,20 +91,7 @@ export async function initialize(url: string, protocolVersion = '2025-11-25', ca
 }
 
 /** SSE events (id, retry, data) of a complete text/event-stream body. */
-export function parseEvents(text: string): Array<{ id?: string; retry?: number; data: string }> {
-  const events: Array<{ id?: string; retry?: number; data: string }> = []
-  for (const block of text.split('\n\n')) {
-    if (block.trim() === '' || block.startsWith(':')) continue
-    const event: { id?: string; retry?: number; data: string } = { data: '' }
-    for (const line of block.split('\n')) {
-      if (line.startsWith('id: ')) event.id = line.slice(4)
-      else if (line.startsWith('retry: ')) event.retry = Number(line.slice(7))
-      else if (line.startsWith('data: ')) event.data += line.slice(6)
-    }
-    events.push(event)
-  }
-  return events
-}
+export { parseSseEvents as parseEvents } from '@mcp-kit/fixtures/sse'
 
 /** An SDK client connected over Streamable HTTP; closed after the test. */
 export async function sdkClient(
