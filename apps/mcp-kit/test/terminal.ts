@@ -15,6 +15,24 @@ export interface Terminal {
 }
 
 let sessions = 0
+// Each test process has its own tmux server (-L), so test files running side by side never share one.
+const socket = ['-L', `mcp-kit-test-${process.pid}`]
+
+// A tmux server exits when its last session ends; a new session asked for in that moment reaches
+// the dying server and fails with "server exited unexpectedly" (seen in CI). Asking again starts a
+// fresh server.
+function tmux(args: string[]): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('tmux', [...socket, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      return
+    } catch (error) {
+      const said = String((error as { stderr?: Buffer }).stderr ?? '')
+      if (attempt >= 5 || !/server exited unexpectedly|lost server|no server running/.test(said)) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100 * attempt)
+    }
+  }
+}
 
 export function openTerminal(
   command: string,
@@ -23,7 +41,7 @@ export function openTerminal(
   const session = `mcp-kit-${process.pid}-${++sessions}`
   // -e: the tmux server may be older than this test, with another environment.
   const environment = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`])
-  execFileSync('tmux', [
+  tmux([
     'new-session',
     '-d',
     '-s',
@@ -36,12 +54,13 @@ export function openTerminal(
     command,
   ])
   return {
-    screen: () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }),
-    type: (text) => execFileSync('tmux', ['send-keys', '-t', session, '-l', text]),
-    press: (...keys) => execFileSync('tmux', ['send-keys', '-t', session, ...keys]),
+    screen: () =>
+      execFileSync('tmux', [...socket, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }),
+    type: (text) => execFileSync('tmux', [...socket, 'send-keys', '-t', session, '-l', text]),
+    press: (...keys) => execFileSync('tmux', [...socket, 'send-keys', '-t', session, ...keys]),
     close: () => {
       try {
-        execFileSync('tmux', ['kill-session', '-t', session], { stdio: 'ignore' })
+        execFileSync('tmux', [...socket, 'kill-session', '-t', session], { stdio: 'ignore' })
       } catch {
         // Already gone: the command ended and took the session with it.
       }
