@@ -9,7 +9,6 @@ import type {
   PromptMessage,
   ReadResourceResult,
   ToolAnnotations,
-  UriTemplate,
   Variables,
 } from '@modelcontextprotocol/server'
 import type { HandlerContext } from './context.js'
