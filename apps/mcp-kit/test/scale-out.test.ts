@@ -120,3 +120,23 @@ test('an unreachable store: exit 3 at start, naming it', async () => {
   expect(result.code).toBe(3)
   expect(result.stderr).toMatch(/cannot reach the store at redis:\/\/127\.0\.0\.1:1/)
 })
+
+test('a store URL that cannot work: exit 2 naming what is wrong, its password hidden', async () => {
+  const cases: Array<[string[], Record<string, string>, RegExp]> = [
+    [
+      ['--store', 'redis://:hunter2@127.0.0.1:6379/abc'],
+      {},
+      /^mcp-kit: --store "redis:\/\/:\*\*\*@127\.0\.0\.1:6379\/abc": the path must be a database number/,
+    ],
+    [['--store', 'redis://u:hunter2@[::1'], {}, /^mcp-kit: --store "redis:\/\/\*\*\*@\[::1": not a URL/],
+    [['--store', 'redis://127.0.0.1:99999'], {}, /not a URL: expected redis:\/\/\[user:password@\]host:port/],
+    [['--store', 'http://127.0.0.1:6379'], {}, /"http:\/\/127\.0\.0\.1:6379": expected redis:\/\//],
+    [[], { MCP_KIT_STORE: 'redis:///0' }, /^mcp-kit: \$MCP_KIT_STORE "redis:\/\/\/0": no host/],
+  ]
+  for (const [flags, env, message] of cases) {
+    const result = await runCli(['serve', '--port', '0', ...flags], { env, timeoutMs: 15_000 })
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toMatch(message)
+    expect(result.stderr).not.toMatch(/hunter2|\n\s+at /)
+  }
+})

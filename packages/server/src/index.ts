@@ -66,7 +66,7 @@ export { serveStdio } from './stdio.js'
 // Shared state for several instances: in memory, or on Redis
 
 export type { RedisStoreOptions } from './store/redis-store.js'
-export { redisStore } from './store/redis-store.js'
+export { redactedUrl, redisStore, redisUrlProblem } from './store/redis-store.js'
 export type { Store } from './store/store.js'
 export { memoryStore } from './store/store.js'
 

@@ -35,8 +35,44 @@ export interface RedisStoreOptions {
   onError?: (error: Error) => void
 }
 
+/**
+ * What is wrong with a store URL, or undefined when it is a redis:// or rediss:// URL the client
+ * can use (host, port 1–65535, no path or a database number).
+ */
+export function redisUrlProblem(url: string): string | undefined {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return 'not a URL: expected redis://[user:password@]host:port[/database] or rediss://…'
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    return 'expected redis://[user:password@]host:port[/database] or rediss://…'
+  }
+  if (parsed.hostname === '') return 'no host'
+  if (!/^(\/\d{0,9})?$/.test(parsed.pathname)) {
+    return `the path must be a database number (/0, /1, …), not ${JSON.stringify(decodeURIComponent(parsed.pathname))}`
+  }
+  return undefined
+}
+
+/** The URL for messages and logs: a password in it shown as `***`. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (!parsed.password) return url
+    parsed.password = '***'
+    return parsed.href
+  } catch {
+    // Not parsable: hide whatever stands before an `@`.
+    return url.replace(/\/\/[^/@]*@/, '//***@')
+  }
+}
+
 /** Connects to Redis; rejects with a clear message when it cannot be reached in time. */
 export async function redisStore(options: RedisStoreOptions): Promise<Store> {
+  const problem = redisUrlProblem(options.url)
+  if (problem !== undefined) throw new Error(`invalid store URL ${redactedUrl(options.url)}: ${problem}`)
   const { createClient, defineScript } = await import('@redis/client')
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
@@ -158,16 +194,6 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     },
   }
   return store
-}
-
-function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.href
-  } catch {
-    return 'the configured URL'
-  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, where: string): Promise<T> {

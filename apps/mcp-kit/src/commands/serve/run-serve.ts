@@ -100,10 +100,12 @@ async function openStore(args: ServeArguments, io: Io) {
     if (args.storePrefix !== undefined) throw new CliError('usage', '--store-prefix needs --store redis://…')
     return undefined
   }
-  if (!/^rediss?:\/\//.test(url)) {
-    throw new CliError('usage', `--store ${JSON.stringify(url)}: expected redis://host:port or rediss://…`)
+  const { redactedUrl, redisStore, redisUrlProblem } = await import('@mcp-kit/server')
+  const problem = redisUrlProblem(url)
+  if (problem !== undefined) {
+    const from = args.store === undefined ? '$MCP_KIT_STORE' : '--store'
+    throw new CliError('usage', `${from} ${JSON.stringify(redactedUrl(url))}: ${problem}`)
   }
-  const { redisStore } = await import('@mcp-kit/server')
   try {
     return await redisStore({
       url,
