@@ -225,6 +225,33 @@ describe('when Redis goes away', () => {
     )
   })
 
+  test('a URL that cannot work is refused before connecting, its password hidden', async () => {
+    await expect(redisStore({ url: 'redis://:hunter2@127.0.0.1:6379/abc' })).rejects.toThrow(
+      'invalid store URL redis://:***@127.0.0.1:6379/abc: the path must be a database number (/0, /1, …), not "/abc"',
+    )
+  })
+
+  test.skipIf(redisServer === undefined)(
+    'a Redis that evicts keys when full is named in a warning at start; one that does not, not',
+    async () => {
+      const server = await startRedis(await freePort())
+      const warnings: string[] = []
+      const quiet = await redisStore({ url: server.url, onWarning: (message) => warnings.push(message) })
+      stores.push(quiet)
+      expect(warnings).toEqual([])
+      const { createClient } = await import('@redis/client')
+      const admin = createClient({ url: server.url })
+      await admin.connect()
+      await admin.configSet({ maxmemory: '100mb', 'maxmemory-policy': 'allkeys-lru' })
+      await admin.close()
+      const evicting = await redisStore({ url: server.url, onWarning: (message) => warnings.push(message) })
+      stores.push(evicting)
+      expect(warnings).toEqual([
+        `the store at ${server.url} evicts keys when its memory is full (maxmemory-policy allkeys-lru): tasks and sessions in use could vanish; set maxmemory-policy noeviction`,
+      ])
+    },
+  )
+
   test.skipIf(redisServer === undefined)(
     '/healthz says not ready while it is away and ready again when it returns; changes flow again',
     async () => {

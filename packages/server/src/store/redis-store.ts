@@ -33,6 +33,8 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number
   /** Reports connection trouble (the operator's log). */
   onError?: (error: Error) => void
+  /** Told once at start when Redis is set up to lose what the store keeps (it evicts keys). */
+  onWarning?: (message: string) => void
 }
 
 /**
@@ -114,6 +116,8 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     throw new Error(`cannot reach the store at ${where}: ${(error as Error).message}`, { cause: error })
   }
   connectedOnce = true
+  const warning = await evictionWarning(commands, where)
+  if (warning !== undefined) options.onWarning?.(warning)
   const reconnected = new Set<() => void>()
   let tasks: TaskStore | undefined
   commands.on('ready', () => {
@@ -194,6 +198,26 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     },
   }
   return store
+}
+
+/**
+ * Every key the store writes has an expiry, so a Redis with a memory limit and any policy but
+ * noeviction may drop tasks and sessions that are still in use, silently: say so at start.
+ */
+async function evictionWarning(
+  commands: { info(section: string): Promise<string> },
+  where: string,
+): Promise<string | undefined> {
+  let info: string
+  try {
+    info = await commands.info('memory')
+  } catch {
+    return undefined // INFO is renamed away on some hosted Redis: nothing to go by.
+  }
+  const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim()
+  const policy = field('maxmemory_policy')
+  if (policy === undefined || policy === 'noeviction' || !(Number(field('maxmemory')) > 0)) return undefined
+  return `the store at ${where} evicts keys when its memory is full (maxmemory-policy ${policy}): tasks and sessions in use could vanish; set maxmemory-policy noeviction`
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, where: string): Promise<T> {

@@ -111,6 +111,7 @@ async function openStore(args: ServeArguments, io: Io) {
       url,
       prefix: args.storePrefix,
       onError: (error) => writeDiagnostic(io, error.message),
+      onWarning: (message) => io.stderr.write(`mcp-kit: warning: ${message}\n`),
     })
   } catch (error) {
     throw new CliError('connect_failed', (error as Error).message, { cause: error })
