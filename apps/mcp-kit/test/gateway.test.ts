@@ -9,7 +9,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { processRunning } from '@mcp-kit/client'
 import { npmServers } from '@mcp-kit/fixtures'
-import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as HttpTransportV2,
+} from '@modelcontextprotocol/client'
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -233,5 +236,65 @@ describe('mistakes', () => {
     const result = await runCli(['serve', '--stdio', '--config', config], { env: { XDG_CACHE_HOME: dir } })
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/upstreams 'one' and 'two' both offer tool 'echo'/)
+  })
+})
+
+describe('questions and tasks through the gateway', () => {
+  test('a 2026 client that cannot answer an upstream question: refused upstream, the call ends, the gateway goes on', async () => {
+    const dir = scratch()
+    const serving = await startServe([fixtureReference(join(dir, 'marks')), '--port', '0'], {
+      XDG_CACHE_HOME: dir,
+    })
+    const client = new ClientV2(
+      { name: 'no-elicitation', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+    )
+    await client.connect(new HttpTransportV2(new URL(serving.url)))
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+      // Before, the gateway asked the refused question again and again without yielding: 100% CPU,
+      // no request answered, SIGTERM ignored.
+      const settled = await Promise.race([
+        client.callTool({ name: 'fixture__ask', arguments: {} }).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('no answer in 20 s'), 20_000)),
+      ])
+      expect(settled).not.toBe('no answer in 20 s')
+      const health = await fetch(new URL('/healthz', serving.url), { signal: AbortSignal.timeout(5000) })
+      expect(health.status).toBe(200)
+      const echo = await client.callTool({ name: 'fixture__echo', arguments: { text: 'still here' } })
+      expect(text(echo)).toContain('still here')
+    } finally {
+      await client.close()
+    }
+  })
+
+  test("an upstream's task tool is a task here too: --detach prints it, its question is answered through task get", async () => {
+    const dir = scratch()
+    const serving = await startServe([`everything=mcp+node://${npmServers.everything}`, '--port', '0'], {
+      XDG_CACHE_HOME: dir,
+    })
+    const reference = `mcp+${serving.url}?tool=everything__simulate-research-query`
+    const detached = await runCli(['cat', reference, 'topic=tides', 'ambiguous=true', '--detach'])
+    expect(detached.code, detached.stderr).toBe(0)
+    const [handle] = records(detached.stdout) as Array<{ taskId: string; status: string }>
+    expect(handle?.status).toBe('working')
+    const done = await runCli([
+      'task',
+      'get',
+      `mcp+${serving.url}`,
+      handle?.taskId ?? '',
+      '--wait',
+      '--input',
+      'interpretation=technical',
+    ])
+    expect(done.code, done.stderr).toBe(0)
+    expect(done.stdout).toContain('**Clarification**: technical')
+    // A 2025-11-25 client still gets the report in the request (the gateway follows the task).
+    const legacy = await runCli(['cat', reference, 'topic=tides', '--protocol', '2025-11-25'])
+    expect(legacy.code, legacy.stderr).toBe(0)
+    expect(legacy.stdout).toContain('# Research Report: tides')
   })
 })

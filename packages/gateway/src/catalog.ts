@@ -157,6 +157,11 @@ export class Catalog {
       ...tool,
       name,
       passthrough: true,
+      // A tool the upstream runs as a task (2025-11-25 `execution.taskSupport`) is offered as one
+      // here too: a 2026 client that follows tasks gets a handle at once, the gateway follows the
+      // upstream's task, and with a shared store any instance answers `tasks/get`. Other clients
+      // get the result in the request, as before (the gateway follows the upstream task either way).
+      ...(runsAsTask(tool) ? { taskSupport: 'optional' as const } : {}),
       inputSchema: tool.inputSchema as Record<string, unknown>,
       outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
       handler: (args, context) =>
@@ -216,4 +221,10 @@ export class Catalog {
       stop?.()
     }
   }
+}
+
+/** True when the upstream declares that the tool runs as a task (`optional` or `required`). */
+function runsAsTask(tool: Tool): boolean {
+  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport
+  return support === 'optional' || support === 'required'
 }

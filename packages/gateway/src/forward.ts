@@ -188,6 +188,9 @@ async function parkedRelay(
         answer = await context.ask({ [`upstream-${call.asked}`]: question.request })
       } catch (error) {
         if (!isRoundEnd(error)) {
+          // The client cannot be asked (it did not declare the capability, the task ended…):
+          // the upstream gets the error, and the next question is a new one.
+          call.answered()
           question.fail(error)
           continue
         }
