@@ -9,7 +9,8 @@
 //   client-key.ts             who a client is, for the per-client cap
 //   stateless-exchange.ts     stateless mode: one protocol server per POST
 //   http-modern.ts            a 2026-07-28 request: served on its own, answer as JSON or SSE
-//   http-session.ts           the transport of one session: exchanges, SSE framing, replay
+//   http-session.ts           the transport of one session: its exchanges, answered as JSON or SSE
+//   http-session-streams.ts   its SSE streams: framing, the event log for replay, the standalone stream
 //   http-shared-sessions.ts   sessions shared by several instances on a store: adopt, refresh, relay
 //   http-shared-streams.ts    their SSE streams: the standalone stream and resumes from the store
 //   protocol-binding.ts       the seam: what answers the messages (a protocol server)
@@ -27,8 +28,9 @@ import { refuse, sendError } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import { type ModernExchange, serveModern } from './http-modern.js'
 import { handlePost } from './http-post.js'
-import { HttpSessionTransport, keepAliveComment, type SessionHub } from './http-session.js'
+import { HttpSessionTransport, type SessionHub } from './http-session.js'
 import { handleDelete, handleGet } from './http-session-requests.js'
+import { keepAliveComment } from './http-session-streams.js'
 import { shareSessions } from './http-shared-sessions.js'
 import { createServerCore, type ProtocolServerOptions } from './protocol/server.js'
 import { defaultLegacyVersion } from './protocol/versions.js'
