@@ -1,33 +1,23 @@
-// The SDK Transport behind one Streamable HTTP session (spec 2025-11-25). It owns the framing:
+// The SDK Transport behind one Streamable HTTP session (spec 2025-11-25). It owns the exchanges:
 // each POSTed request is an "exchange" answered lazily — as one JSON body when the handler
 // sends nothing but its result and the client accepts JSON, or as an SSE stream as soon as a
 // related notification or server→client request must reach the client first (or the client
-// prefers SSE, or the call runs long). SSE streams carry event ids, a `retry` hint and, for
-// 2025-11-25 sessions, a priming event first. Events stay in a bounded log (sse-event-log.ts)
-// until their stream has been delivered in full, so a client can resume with Last-Event-ID
-// after a disconnect or a server-side close (SEP-1699).
+// prefers SSE, or the call runs long). The streams themselves (SSE framing, the event log
+// behind Last-Event-ID replay, the standalone GET stream) are http-session-streams.ts's.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { Negotiation } from './content-negotiation.js'
 import type { AuthInfo } from './context.js'
 import { rpcCodes } from './errors.js'
-import { openSharedStandalone, requestMarker, resumeStoredStream } from './http-shared-streams.js'
+import { SessionStreams, type StreamHub } from './http-session-streams.js'
 import type { MessageExtra } from './protocol/legacy-session.js'
 import type { RequestId, RpcMessage } from './protocol/rpc.js'
 import type { MessageTransport, SessionLink } from './protocol/server.js'
-import { SseEventLog, type StreamRecord } from './sse-event-log.js'
+import type { StreamRecord } from './sse-event-log.js'
 import type { SharedSessions } from './store/shared-sessions.js'
 
 /** What a session needs from the handler that owns it. */
-export interface SessionHub {
-  /** The `retry:` hint (ms) sent with priming events: how soon a client reconnects. */
-  retryMs: number
-  /** How many SSE events a session keeps for Last-Event-ID replay. */
-  maximumLoggedEvents: number
-  /** How many bytes of SSE events a session keeps for replay. */
-  maximumLoggedBytes: number
-  /** SSE responses that get keep-alive comments. */
-  liveStreams: Set<ServerResponse>
+export interface SessionHub extends StreamHub {
   /** Called when an exchange ends (answered, cancelled or abandoned). */
   exchangeEnded(): void
   now(): number
@@ -46,7 +36,6 @@ export interface Exchange {
 }
 
 const resumableSince = '2025-11-25'
-const keepAliveComment = ': keep-alive\n\n'
 
 function isResponse(message: RpcMessage): message is RpcMessage & { id: RequestId } {
   return !('method' in message) && 'id' in message
@@ -71,13 +60,10 @@ export class HttpSessionTransport implements MessageTransport {
   storeCheckedAt?: number
   readonly exchanges = new Map<RequestId, Exchange>()
   readonly #hub: SessionHub
-  readonly #log: SseEventLog
-  /** Where a shared session's standalone stream and request-stream copies live; undefined alone. */
+  readonly #streams: SessionStreams
+  /** Where a shared session's standalone stream lives; undefined alone. */
   readonly #shared: SharedSessions | undefined
-  /** A shared session's standalone stream held here, and how to stop following it. */
-  #sharedStandalone: { response: ServerResponse; stop: () => void } | undefined
   readonly #jsonHeaders: string[]
-  readonly #sseHeaders: string[]
 
   constructor(
     sessionId: string | undefined,
@@ -90,20 +76,9 @@ export class HttpSessionTransport implements MessageTransport {
     this.#hub = hub
     this.lastActivity = hub.now()
     this.#shared = sessionId === undefined ? undefined : shared
-    this.#log = new SseEventLog(
-      this.#shared === undefined ? hub : { ...hub, streamPrefix: `${this.#shared.instance}.` },
-    )
+    this.#streams = new SessionStreams(sessionId, hub, this.#shared, () => this.resumable)
     const session = sessionId === undefined ? [] : ['mcp-session-id', sessionId]
     this.#jsonHeaders = ['content-type', 'application/json', ...session]
-    this.#sseHeaders = [
-      'content-type',
-      'text/event-stream',
-      'cache-control',
-      'no-cache, no-transform',
-      'x-accel-buffering',
-      'no',
-      ...session,
-    ]
   }
 
   get resumable(): boolean {
@@ -175,7 +150,7 @@ export class HttpSessionTransport implements MessageTransport {
       if (exchange !== undefined) {
         if (exchange.negotiation.sse) {
           if (exchange.state === 'pending') this.#startStream(exchange)
-          this.#writeEvent(exchange.record as StreamRecord, JSON.stringify(message))
+          this.#streams.write(exchange.record as StreamRecord, JSON.stringify(message))
           return
         }
         // A JSON-only client cannot get notifications for this request; a request can still go
@@ -187,83 +162,24 @@ export class HttpSessionTransport implements MessageTransport {
       await this.#shared.appendStandalone(this.sessionId as string, JSON.stringify(message), options?.once)
       return
     }
-    this.#writeEvent(this.#log.standalone, JSON.stringify(message))
+    this.#streams.write(this.#streams.standalone, JSON.stringify(message))
   }
 
   /**
    * openStream for a session shared by several instances: the standalone stream comes from the
    * store, and a request stream written elsewhere is resumed from the store's copy.
    */
-  async openSharedStream(
+  openSharedStream(
     response: ServerResponse,
     headers: readonly string[],
     lastEventId: string | undefined,
   ): Promise<boolean> {
-    const shared = this.#shared
-    if (shared === undefined) return this.openStream(response, headers, lastEventId)
-    // `0_<ms>-<n>` (the standalone stream, ids made by the store) or `<instance>.<n>_<seq>` (a
-    // request's stream); anything else is unknown, never a question to the store.
-    const match =
-      lastEventId === undefined
-        ? null
-        : /^(?:0_(\d{1,15}-\d{1,15})|([0-9a-f]{8}\.\d{1,15})_(\d{1,15}))$/.exec(lastEventId)
-    if (lastEventId !== undefined && match === null) return false
-    const stream = match?.[2] ?? (match?.[1] === undefined ? undefined : '0')
-    const start = () => {
-      response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
-      response.flushHeaders()
-    }
-    if (stream !== undefined && stream !== '0') {
-      if (this.#log.find(lastEventId as string) !== undefined)
-        return this.openStream(response, headers, lastEventId)
-      return resumeStoredStream(shared, this.sessionId as string, stream, Number(match?.[3]), response, start)
-    }
-    const stop = await openSharedStandalone({
-      sessions: shared,
-      sessionId: this.sessionId as string,
-      response,
-      start,
-      after: match?.[1],
-      retryMs: this.resumable ? this.#hub.retryMs : undefined,
-    })
-    const previous = this.#sharedStandalone
-    this.#sharedStandalone = { response, stop }
-    previous?.stop()
-    previous?.response.end()
-    this.#hub.liveStreams.add(response)
-    response.once('close', () => {
-      this.#hub.liveStreams.delete(response)
-      if (this.#sharedStandalone?.response === response) this.#sharedStandalone = undefined
-    })
-    return true
+    return this.#streams.openShared(response, headers, lastEventId)
   }
 
   /** Opens (or replaces) the standalone GET stream, or resumes a stream from `lastEventId`. */
   openStream(response: ServerResponse, headers: readonly string[], lastEventId: string | undefined): boolean {
-    let record = this.#log.standalone
-    let after: number | undefined
-    if (lastEventId !== undefined) {
-      const found = this.#log.find(lastEventId)
-      if (found === undefined) return false
-      record = found.record
-      after = found.after
-    }
-    response.writeHead(200, headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...headers])
-    // Nothing may be written for a while (no priming event before 2025-11-25, nothing new to
-    // replay): the client waits for the response itself until its headers go out.
-    response.flushHeaders()
-    if (after === undefined) {
-      if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
-    } else {
-      for (const event of record.events) if (event.sequence > after) response.write(event.framed)
-      if (record.finished) {
-        response.end()
-        this.#log.forget(record)
-        return true
-      }
-    }
-    this.#attach(record, response)
-    return true
+    return this.#streams.open(response, headers, lastEventId)
   }
 
   /** Ends the session: open exchanges get an error answer, streams end, the protocol server closes. */
@@ -281,14 +197,7 @@ export class HttpSessionTransport implements MessageTransport {
     }
     this.closed = true
     this.closeStandalone()
-    for (const record of this.#log.records()) {
-      const live = record.live
-      if (live !== undefined) {
-        this.#detach(record, live)
-        live.end()
-      }
-    }
-    this.#log.clear()
+    this.#streams.closeAll()
     this.onclose?.()
   }
 
@@ -304,57 +213,17 @@ export class HttpSessionTransport implements MessageTransport {
   closeStream(exchange: Exchange): void {
     if (exchange.state === 'done' || !exchange.negotiation.sse || !this.resumable) return
     if (exchange.state === 'pending') this.#startStream(exchange)
-    const record = exchange.record as StreamRecord
-    const live = record.live
-    if (live !== undefined) {
-      this.#detach(record, live)
-      live.end()
-    }
+    this.#streams.endLive(exchange.record as StreamRecord)
     exchange.response = undefined
   }
 
   closeStandalone(): void {
-    const shared = this.#sharedStandalone
-    if (shared !== undefined) {
-      this.#sharedStandalone = undefined
-      shared.stop()
-      shared.response.end()
-    }
-    const live = this.#log.standalone.live
-    if (live !== undefined) {
-      this.#detach(this.#log.standalone, live)
-      live.end()
-    }
+    this.#streams.closeStandalone()
   }
 
   #startStream(exchange: Exchange): void {
-    const record = this.#newRecord(exchange)
-    exchange.record = record
+    exchange.record = this.#streams.start(exchange.requestId, exchange.response, exchange.headers)
     exchange.state = 'sse'
-    const response = exchange.response
-    if (response === undefined || response.destroyed) return
-    response.writeHead(
-      200,
-      exchange.headers.length === 0 ? this.#sseHeaders : [...this.#sseHeaders, ...exchange.headers],
-    )
-    if (this.resumable) response.write(this.#log.priming(record, this.#hub.retryMs))
-    this.#attach(record, response)
-  }
-
-  /** Opens a request's stream record; a shared session's copy starts with the request's id. */
-  #newRecord(exchange: Exchange): StreamRecord {
-    const record = this.#log.create()
-    if (this.#shared !== undefined && this.resumable) {
-      record.sequence += 1
-      this.#shared.logRequestEvent(
-        this.sessionId as string,
-        record.key,
-        record.sequence,
-        requestMarker + JSON.stringify(exchange.requestId),
-        false,
-      )
-    }
-    return record
   }
 
   #finish(exchange: Exchange, text: string): void {
@@ -381,15 +250,7 @@ export class HttpSessionTransport implements MessageTransport {
       exchange.state = 'done'
       this.#exchangeEnded()
     }
-    const record = exchange.record as StreamRecord
-    this.#writeEvent(record, text, true)
-    record.finished = true
-    const live = record.live
-    if (live !== undefined) {
-      this.#detach(record, live)
-      live.end()
-      this.#log.forget(record)
-    }
+    this.#streams.finish(exchange.record as StreamRecord, text)
   }
 
   /** Ends an exchange without an answer (the client cancelled the request). */
@@ -406,41 +267,7 @@ export class HttpSessionTransport implements MessageTransport {
       }
       return
     }
-    const record = exchange.record as StreamRecord
-    record.finished = true
-    const live = record.live
-    if (live !== undefined) {
-      this.#detach(record, live)
-      live.end()
-    }
-    this.#log.forget(record)
-  }
-
-  #writeEvent(record: StreamRecord, text: string, end = false): void {
-    const framed = this.#log.append(record, text)
-    const live = record.live
-    if (live !== undefined && !live.destroyed) live.write(framed)
-    if (this.#shared !== undefined && record !== this.#log.standalone && this.resumable)
-      this.#shared.logRequestEvent(this.sessionId as string, record.key, record.sequence, text, end)
-  }
-
-  #attach(record: StreamRecord, response: ServerResponse): void {
-    const previous = record.live
-    if (previous !== undefined && previous !== response) {
-      this.#detach(record, previous)
-      previous.end()
-    }
-    record.live = response
-    this.#hub.liveStreams.add(response)
-    response.once('close', () => {
-      if (record.live === response) this.#detach(record, response)
-    })
-  }
-
-  #detach(record: StreamRecord, response: ServerResponse): void {
-    if (record.live !== response) return
-    record.live = undefined
-    this.#hub.liveStreams.delete(response)
+    this.#streams.abandon(exchange.record as StreamRecord)
   }
 
   #exchangeEnded(): void {
@@ -448,5 +275,3 @@ export class HttpSessionTransport implements MessageTransport {
     this.#hub.exchangeEnded()
   }
 }
-
-export { keepAliveComment }

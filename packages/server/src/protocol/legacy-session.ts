@@ -1,17 +1,19 @@
 // One MCP 2025-11-25 (and earlier) session: the `initialize` handshake and version negotiation,
 // ping, the per-session log level, resource subscriptions, cancellation, list-changed and
-// resource-updated notifications, and the server-to-client requests (elicitation, sampling,
-// roots) that a handler's questions become in this era. Written instead of using the SDK's
-// Server so both eras share one dispatch, one params check and one error mapping — and so bad
-// params get -32602 with one line instead of a zod dump (tooling/bench: also the HTTP hot path).
+// resource-updated notifications; the server-to-client requests (elicitation, sampling, roots)
+// that a handler's questions become in this era are legacy-questions.ts's. Written instead of
+// using the SDK's Server so both eras share one dispatch, one params check and one error
+// mapping — and so bad params get -32602 with one line instead of a zod dump (tooling/bench:
+// also the HTTP hot path).
 
-import type { ClientCapabilities, Implementation, InputRequest, LoggingLevel } from '../context.js'
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { type Era, failureOf } from './failure.js'
-import { isInputRequired, validAnswer } from './input-required.js'
+import { isInputRequired } from './input-required.js'
+import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
 import { checkNesting, loggingLevel, paramsObject, requiredString } from './params.js'
-import { type InputChannel, RequestContext } from './request-context.js'
+import { RequestContext } from './request-context.js'
 import {
   errorResponse,
   invalidParams,
@@ -49,7 +51,7 @@ export interface MessageExtra {
   closeStandaloneSSEStream?: () => void
 }
 
-export interface LegacySessionOptions {
+export interface LegacySessionOptions extends QuestionOptions {
   serverInfo: Implementation
   instructions?: string
   capabilities: Record<string, unknown>
@@ -59,12 +61,8 @@ export interface LegacySessionOptions {
   watchResource?: (uri: string) => () => void
   /** Operator diagnostics (never sent to the client). */
   report?: (error: Error) => void
-  /** Put in the ids of questions to the client (`mcp-kit-<tag>-<n>`): names the instance that asked. */
-  questionTag?: string
   /** Stores the session's state where other instances find it; awaited before a change is answered. */
   persist?: (state: SessionState) => Promise<void>
-  /** A question to the client (elicitation, sampling, roots) unanswered this long fails (0: waits for ever). */
-  questionTimeoutMs?: number
 }
 
 /** Requests that change what the session is (and so must be stored before they are answered). */
@@ -75,21 +73,15 @@ const stateChanging = new Set([
   'resources/unsubscribe',
 ])
 
-interface Outgoing {
-  resolve: (result: Record<string, unknown>) => void
-  reject: (error: unknown) => void
-}
-
 const era: Era = 'legacy'
 
 export class LegacySession {
   readonly #channel: SessionChannel
   readonly #options: LegacySessionOptions
   readonly #inFlight = new Map<RequestId, AbortController>()
-  readonly #outgoing = new Map<RequestId, Outgoing>()
+  readonly #questions: ClientQuestions
   readonly subscriptions = new Set<string>()
   readonly #unwatch = new Map<string, () => void>()
-  #nextOutgoingId = 0
   #closed = false
   clientInfo: Implementation | undefined
   clientCapabilities: ClientCapabilities | undefined
@@ -99,6 +91,7 @@ export class LegacySession {
   constructor(channel: SessionChannel, options: LegacySessionOptions) {
     this.#channel = channel
     this.#options = options
+    this.#questions = new ClientQuestions(channel, options, () => this.#closed)
   }
 
   get initialized(): boolean {
@@ -160,16 +153,7 @@ export class LegacySession {
 
   /** False when no question of this session waits for this answer here. */
   handleResponse(message: { id: RequestId; result?: unknown; error?: unknown }): boolean {
-    const pending = this.#outgoing.get(message.id)
-    if (pending === undefined) return false
-    this.#outgoing.delete(message.id)
-    if (isObject(message.error)) {
-      const code = typeof message.error.code === 'number' ? message.error.code : rpcCodes.internalError
-      const text = typeof message.error.message === 'string' ? message.error.message : 'unknown error'
-      pending.reject(new ServerError('server_error', `the client answered with an error: ${text} (${code})`))
-    } else if (isObject(message.result)) pending.resolve(message.result)
-    else pending.reject(new ServerError('server_error', 'the client sent an invalid answer'))
-    return true
+    return this.#questions.handleResponse(message)
   }
 
   /**
@@ -190,8 +174,7 @@ export class LegacySession {
     const reason = new ServerError('cancelled', 'the session ended')
     for (const controller of this.#inFlight.values()) controller.abort(reason)
     this.#inFlight.clear()
-    for (const pending of this.#outgoing.values()) pending.reject(reason)
-    this.#outgoing.clear()
+    this.#questions.rejectAll(reason)
     for (const unwatch of this.#unwatch.values()) unwatch()
     this.#unwatch.clear()
   }
@@ -267,7 +250,7 @@ export class LegacySession {
         ),
       logLevel: this.logLevel,
       logAll: true,
-      input: this.#inputChannel(request.id, signal),
+      input: this.#questions.inputChannel(request.id, signal, () => this.clientCapabilities),
       closeStream: extra.closeSSEStream,
     })
     return method(params, context)
@@ -305,101 +288,5 @@ export class LegacySession {
     }
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions
     return result
-  }
-
-  #inputChannel(relatedRequestId: RequestId, signal: AbortSignal): InputChannel {
-    return {
-      ask: async (requests) => {
-        const keys = Object.keys(requests)
-        for (const key of keys) this.#checkCapability(requests[key] as InputRequest)
-        const answers = await Promise.all(
-          keys.map((key) => this.#request(requests[key] as InputRequest, relatedRequestId, signal)),
-        )
-        return Object.fromEntries(keys.map((key, index) => [key, answers[index]]))
-      },
-    }
-  }
-
-  #checkCapability(request: InputRequest): void {
-    const capabilities = (this.clientCapabilities ?? {}) as Record<
-      string,
-      Record<string, unknown> | undefined
-    >
-    const unsupported = (what: string) =>
-      new ServerError('unsupported', `the client does not support ${what}`, { details: { feature: what } })
-    if (request.method === 'sampling/createMessage' && !capabilities.sampling) throw unsupported('sampling')
-    if (request.method === 'roots/list' && !capabilities.roots) throw unsupported('roots')
-    if (request.method === 'elicitation/create') {
-      const elicitation = capabilities.elicitation
-      if (!elicitation) throw unsupported('elicitation')
-      if (request.params.mode === 'url' && !elicitation.url) throw unsupported('URL elicitation')
-    }
-  }
-
-  #request(
-    request: InputRequest,
-    relatedRequestId: RequestId,
-    signal: AbortSignal,
-  ): Promise<Record<string, unknown>> {
-    if (this.#closed) return Promise.reject(new ServerError('cancelled', 'the session ended'))
-    if (signal.aborted) return Promise.reject(signal.reason)
-    const tag = this.#options.questionTag
-    const id =
-      tag === undefined ? `mcp-kit-${this.#nextOutgoingId++}` : `mcp-kit-${tag}-${this.#nextOutgoingId++}`
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined
-      const settled = () => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', onAbort)
-      }
-      const giveUp = (reason: string, error: unknown) => {
-        if (!this.#outgoing.delete(id)) return
-        settled()
-        // On the asking request's stream while it is open (else the session's stream).
-        if (!this.#closed)
-          this.#channel
-            .send(
-              { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } },
-              { relatedRequestId },
-            )
-            .catch(() => {})
-        reject(error)
-      }
-      const onAbort = () => giveUp('the request that asked was cancelled', signal.reason)
-      signal.addEventListener('abort', onAbort, { once: true })
-      const limitMs = this.#options.questionTimeoutMs ?? 0
-      if (limitMs > 0) {
-        timer = setTimeout(() => {
-          const seconds = Math.round(limitMs / 100) / 10
-          giveUp(
-            `no answer within ${seconds} s`,
-            new ServerError(
-              'server_error',
-              `the client did not answer ${request.method} within ${seconds} s`,
-            ),
-          )
-        }, limitMs)
-        timer.unref()
-      }
-      this.#outgoing.set(id, {
-        resolve: (result) => {
-          settled()
-          if (validAnswer(request.method, result)) resolve(result)
-          else
-            reject(new ServerError('server_error', `the client sent an invalid answer to ${request.method}`))
-        },
-        reject: (error) => {
-          settled()
-          reject(error)
-        },
-      })
-      const message = { jsonrpc: '2.0' as const, id, method: request.method, params: request.params ?? {} }
-      this.#channel.send(message, { relatedRequestId }).catch((error: unknown) => {
-        const pending = this.#outgoing.get(id)
-        if (pending === undefined) return
-        this.#outgoing.delete(id)
-        pending.reject(error)
-      })
-    })
   }
 }
