@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { processRunning } from '@mcp-kit/client'
 import { npmServers } from '@mcp-kit/fixtures'
+import { redisForTests } from '@mcp-kit/fixtures/redis'
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
@@ -17,10 +18,16 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as StdioTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { binPath, records, runCli, startServe, stopStarted } from './helpers.js'
 
 afterEach(stopStarted)
+
+// REDIS_URL, else 127.0.0.1:6379, else a private redis-server; none: the Redis test is skipped.
+const redis = await redisForTests({ what: 'apps/mcp-kit/test/gateway.test.ts' })
+afterAll(async () => {
+  await redis?.stop()
+})
 
 const fixture = fileURLToPath(
   new URL('../../../packages/gateway/test/fixtures/upstream.mjs', import.meta.url),
@@ -297,4 +304,45 @@ describe('questions and tasks through the gateway', () => {
     expect(legacy.code, legacy.stderr).toBe(0)
     expect(legacy.stdout).toContain('# Research Report: tides')
   })
+
+  test.skipIf(redis === undefined)(
+    'two gateway instances on Redis: a task started through one is answered and followed through the other',
+    async () => {
+      const dir = scratch()
+      const shared = [
+        '--store',
+        redis?.url ?? '',
+        '--store-prefix',
+        `mcp-kit-test:${Date.now()}-${process.pid}:`,
+      ]
+      const [first, second] = await Promise.all(
+        [1, 2].map(() =>
+          startServe([`everything=mcp+node://${npmServers.everything}`, '--port', '0', ...shared], {
+            XDG_CACHE_HOME: dir,
+          }),
+        ),
+      )
+      const detached = await runCli([
+        'cat',
+        `mcp+${first?.url}?tool=everything__simulate-research-query`,
+        'topic=tides',
+        'ambiguous=true',
+        '--detach',
+      ])
+      expect(detached.code, detached.stderr).toBe(0)
+      const [handle] = records(detached.stdout) as Array<{ taskId: string }>
+      // The upstream's question waits in the first instance; the answer comes through the second.
+      const done = await runCli([
+        'task',
+        'get',
+        `mcp+${second?.url}`,
+        handle?.taskId ?? '',
+        '--wait',
+        '--input',
+        'interpretation=historical',
+      ])
+      expect(done.code, done.stderr).toBe(0)
+      expect(done.stdout).toContain('**Clarification**: historical')
+    },
+  )
 })
