@@ -1,5 +1,5 @@
 // One upstream server of a gateway: a client session started on first use (or at once), its
-// discovery, and its life — list changes and cache hints refresh it, a crash restarts it with
+// discovery, and its life — list changes and cache hints refresh it (upstream-lists.ts), a crash restarts it with
 // backoff while the other upstreams keep serving, idleness may stop it, and a 2025 HTTP server
 // that forgot its session is reconnected. Stdio upstreams are client sessions, so the client
 // package's process-group hygiene (and its watchdog) keeps them from outliving the gateway.
@@ -13,6 +13,7 @@ import {
   type Session,
 } from '@mcp-kit/client'
 import type { Discovery, DiscoveryCache, GatewayEvent, UpstreamOptions, UpstreamState } from './types.js'
+import { ListFollower } from './upstream-lists.js'
 
 /** Who is waiting on this upstream now: its questions and log messages go to the latest caller. */
 export interface Caller {
@@ -40,10 +41,6 @@ export function cacheKey(options: UpstreamOptions): string {
   return JSON.stringify([server.command, server.args, Object.keys(server.env ?? {}).sort(), server.cwd ?? ''])
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export class Upstream {
   readonly name: string
   readonly options: UpstreamOptions
@@ -55,10 +52,9 @@ export class Upstream {
   #session: Promise<Session> | undefined
   #discovering: Promise<Discovery> | undefined
   #current: Session | undefined
-  #stopWatching: AbortController | undefined
+  #lists: ListFollower | undefined
   #idleTimer: NodeJS.Timeout | undefined
   #restartTimer: NodeJS.Timeout | undefined
-  #refreshTimer: NodeJS.Timeout | undefined
   #restartDelay: number
   #closed = false
   #active = 0
@@ -120,7 +116,7 @@ export class Upstream {
   async watchResource(uri: string, onUpdate: () => void): Promise<() => void> {
     const session = await this.session()
     const stop = new AbortController()
-    this.#stopWatching?.signal.addEventListener('abort', () => stop.abort(), { once: true })
+    this.#lists?.signal.addEventListener('abort', () => stop.abort(), { once: true })
     void session
       .watch(
         (notification) => {
@@ -138,10 +134,9 @@ export class Upstream {
     this.#closed = true
     clearTimeout(this.#idleTimer)
     clearTimeout(this.#restartTimer)
-    clearTimeout(this.#refreshTimer)
     const session = this.#current
     this.#current = undefined
-    this.#stopWatching?.abort()
+    this.#lists?.stop()
     if (session !== undefined) {
       await session.close()
       this.#runtime.emit({ type: 'stopped', upstream: this.name, reason: 'shutdown' })
@@ -187,37 +182,13 @@ export class Upstream {
       ms: Math.round(performance.now() - started),
     })
     void session.closed.then(() => this.#lost(session))
-    this.#watch(session)
     // Lists are taken at every start: a restarted or lazily started upstream may offer other
     // things than before (and a client is told when it does).
-    this.#discovering = this.#discover(session)
+    this.#lists = new ListFollower(session, (listed) => this.#discover(listed))
+    this.#discovering = this.#lists.start()
     this.#discovering.catch(() => {})
     this.#armIdleStop()
     return session
-  }
-
-  /** List changes refresh the catalog (2026: a subscriptions/listen stream; 2025: notifications). */
-  #watch(session: Session): void {
-    const stop = new AbortController()
-    this.#stopWatching = stop
-    const lists = session.capabilities
-    const listens = Boolean(
-      (isObject(lists.tools) && lists.tools.listChanged) ||
-        (isObject(lists.prompts) && lists.prompts.listChanged) ||
-        (isObject(lists.resources) && lists.resources.listChanged),
-    )
-    if (!listens) return
-    void session
-      .watch(
-        (notification) => {
-          if (notification.method.endsWith('/list_changed')) {
-            if (notification.method === 'notifications/tools/list_changed') session.invalidateTools()
-            void this.#discover(session).catch(() => {})
-          }
-        },
-        { signal: stop.signal },
-      )
-      .catch(() => {})
   }
 
   async #discover(session: Session): Promise<Discovery> {
@@ -238,22 +209,7 @@ export class Upstream {
     } as unknown as Discovery
     this.#runtime.cache?.set(cacheKey(this.options), discovery)
     this.#runtime.discovered(this, discovery)
-    this.#scheduleHintRefresh(session)
     return discovery
-  }
-
-  /** A 2026 upstream's `ttlMs` on its tools list: list again when it runs out (while running). */
-  #scheduleHintRefresh(session: Session): void {
-    clearTimeout(this.#refreshTimer)
-    const hint = session.cacheHints.get('tools/list')
-    if (hint === undefined || hint.ttlMs <= 0 || !Number.isFinite(hint.ttlMs)) return
-    this.#refreshTimer = setTimeout(
-      () => {
-        if (this.#current === session) void this.#discover(session).catch(() => {})
-      },
-      Math.max(1000, hint.ttlMs),
-    )
-    this.#refreshTimer.unref()
   }
 
   #lost(session: Session): void {
@@ -272,8 +228,7 @@ export class Upstream {
   #forget(session: Session): void {
     if (this.#current === session) {
       this.#current = undefined
-      this.#stopWatching?.abort()
-      clearTimeout(this.#refreshTimer)
+      this.#lists?.stop()
     }
     this.#session = undefined
     void session.close()

@@ -22,6 +22,7 @@ import {
   nodeServer,
   startGateway,
   startHttpUpstream,
+  stormUpstream,
   temporaryDir,
 } from './helpers.js'
 
@@ -183,6 +184,37 @@ describe('forwarding', () => {
       await eventually(() => changed > 0)
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('fixture__grown')
       expect(text(await client.callTool({ name: 'fixture__grown', arguments: {} }))).toBe('I am new')
+    } finally {
+      await client.close()
+    }
+  })
+
+  test('an upstream announcing 2,000 list changes at once is listed a few times, and ends up with its last list', async () => {
+    const markFile = join(temporaryDir(), 'marks')
+    const { url } = await startGateway({
+      upstreams: [{ name: 'storm', server: nodeServer(stormUpstream) }],
+      connect: { env: { MARK_FILE: markFile } },
+    })
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' })
+    let changed = 0
+    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1
+    })
+    await client.connect(new HttpTransportV1(new URL(url)))
+    try {
+      const names = async () => (await client.listTools()).tools.map((tool) => tool.name)
+      expect(await names()).toContain('storm__calm')
+      const before = marks(markFile).length
+      expect(text(await client.callTool({ name: 'storm__storm', arguments: {} }))).toBe('stormed')
+      await eventually(async () => (await names()).includes('storm__after'))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(await names()).toEqual(['storm__storm', 'storm__after'])
+      // One listing per notification was 2,000 listings (and as many list_changed to clients).
+      const listings = marks(markFile).length - before
+      expect(listings).toBeGreaterThanOrEqual(1)
+      expect(listings).toBeLessThanOrEqual(10)
+      expect(changed).toBeLessThanOrEqual(10)
     } finally {
       await client.close()
     }

@@ -19,6 +19,7 @@ import {
 } from '../src/index.js'
 
 export const fixtureUpstream = fileURLToPath(new URL('./fixtures/upstream.mjs', import.meta.url))
+export const stormUpstream = fileURLToPath(new URL('./fixtures/storm.mjs', import.meta.url))
 
 export function nodeServer(script: string, ...args: string[]) {
   return { transport: 'stdio' as const, command: process.execPath, args: [script, ...args] }
