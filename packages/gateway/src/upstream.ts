@@ -1,8 +1,8 @@
 // One upstream server of a gateway: a client session started on first use (or at once), its
-// discovery, and its life — list changes and cache hints refresh it (upstream-lists.ts), a crash restarts it with
-// backoff while the other upstreams keep serving, idleness may stop it, and a 2025 HTTP server
-// that forgot its session is reconnected. Stdio upstreams are client sessions, so the client
-// package's process-group hygiene (and its watchdog) keeps them from outliving the gateway.
+// discovery, and its life — list changes and cache hints refresh it (upstream-lists.ts), a crash
+// restarts it with backoff while the other upstreams keep serving, idleness may stop it, and a 2025
+// HTTP server that forgot its session is reconnected. Stdio upstreams are client sessions, so the
+// client package's process-group hygiene (and its watchdog) keeps them from outliving the gateway.
 
 import {
   ClientError,
