@@ -16,7 +16,9 @@ test('the public runtime exports are exactly these', () => {
     'isToolRegistry',
     'memoryStore',
     'memoryTaskStore',
+    'redactedUrl',
     'redisStore',
+    'redisUrlProblem',
     'serveStdio',
     'startHttpServer',
   ])
