@@ -372,6 +372,26 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
     expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(200)
   })
 
+  test('SIGTERM while Redis is away, a task running: the instance stops, not waiting for Redis', async () => {
+    const redis = await startRedisServer()
+    redisServers.push(redis)
+    const serving = await startServe([registry, '--port', '0', '--store', redis.url, '--shutdown-grace', '1'])
+    await openLegacySession(serving.url)
+    const created = await modernRequest(serving.url, 'tools/call', {
+      name: 'work',
+      arguments: { ms: 60_000 },
+    })
+    expect(created.result?.resultType, describeAnswer(created)).toBe('task')
+    await redis.stop('SIGKILL')
+    serving.child.kill('SIGTERM')
+    // Before, closing waited for Redis to answer the last commands: for ever.
+    const exited = await Promise.race([
+      serving.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
+    ])
+    expect(exited).toEqual({ code: 0, signal: null })
+  })
+
   test('without persistence: running tasks are written back by their owners and end; ended ones are lost', async () => {
     const { summary, stuck, spanning, ended } = await restartUnderLoad('none', 'brief')
     expect(

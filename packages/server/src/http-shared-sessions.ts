@@ -105,6 +105,19 @@ export function shareSessions(options: {
     return entry
   }
   shared.onAnswer((id, message) => sessions.get(id)?.transport.sessionLink?.deliver?.(message))
+  // Answers routed here while the store was away were sent as messages nobody heard: they wait
+  // under keys, one per question still open here.
+  shared.onReconnect(() => {
+    for (const entry of sessions.values()) {
+      const link = entry.transport.sessionLink
+      for (const questionId of link?.pendingQuestions?.() ?? []) {
+        shared
+          .takeAnswer(entry.id, questionId)
+          .then((answer) => answer !== undefined && link?.deliver?.(answer))
+          .catch(() => {})
+      }
+    }
+  })
   shared.onCancel((id, params) =>
     sessions
       .get(id)

@@ -3,9 +3,11 @@
 // between them), a question asked by one is answered through the other, DELETE on one ends the
 // session on both, the standalone stream's events written anywhere reach the instance holding
 // the GET and are replayed elsewhere after a disconnect (each once), and a request's stream
-// closed by its instance (SEP-1699) is resumed on the other until its answer comes.
+// closed by its instance (SEP-1699) is resumed on the other until its answer comes, and an answer
+// routed while the asking instance was cut off from Redis still reaches it when it is back.
 
 import { randomUUID } from 'node:crypto'
+import { createServer, connect as netConnect, type Socket } from 'node:net'
 import { redisForTests } from '@mcp-kit/fixtures/redis'
 import { readSse } from '@mcp-kit/fixtures/sse'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -333,6 +335,80 @@ test.skipIf(redis === undefined)(
         { 'mcp-session-id': made, 'mcp-protocol-version': '2025-11-25' },
       )
       expect(response.status, made.slice(0, 60)).toBe(404)
+    }
+  },
+)
+
+/** A TCP proxy to Redis that a test can cut (every connection closed, new ones refused) and restore. */
+async function cuttableProxy(target: string) {
+  const { hostname, port } = new URL(target)
+  const sockets = new Set<Socket>()
+  let open = true
+  const server = createServer((client) => {
+    if (!open) return client.destroy()
+    const upstream = netConnect(Number(port), hostname)
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        sockets.delete(socket)
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address() as { port: number }
+  return {
+    url: `redis://127.0.0.1:${address.port}`,
+    cut() {
+      open = false
+      for (const socket of sockets) socket.destroy()
+    },
+    restore() {
+      open = true
+    },
+    close() {
+      for (const socket of sockets) socket.destroy()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+test.skipIf(redis === undefined)(
+  'an answer routed while the asking instance was cut off from Redis reaches it once it is back',
+  async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const proxy = await cuttableProxy(redisUrl)
+    try {
+      const farStore = await redisStore({ url: proxy.url, prefix, connectTimeoutMs: 3000 })
+      const nearStore = await redisStore({ url: redisUrl, prefix, connectTimeoutMs: 3000 })
+      stores.push(farStore, nearStore)
+      // The instance that asks hears Redis through the proxy; the other one takes the answer.
+      const asking = await serve(registry(), { store: farStore, questionTimeoutMs: 15_000 })
+      const answering = await serve(registry(), { store: nearStore })
+      const steered: typeof fetch = (_input, init) => {
+        return fetch(
+          typeof init?.body === 'string' && init.body.includes('"tools/call"') ? asking.url : answering.url,
+          init,
+        )
+      }
+      const { client } = await sdkClient(answering.url, { elicitation: {} }, {}, steered)
+      client.setRequestHandler(ElicitRequestSchema, async () => {
+        proxy.cut()
+        await eventually(() => !farStore.ready())
+        // Back after the answer was sent: the message routing it went to nobody.
+        setTimeout(() => proxy.restore(), 500)
+        return { action: 'accept', content: { ok: true } }
+      })
+      // Before, the question waited for its answer until questionTimeoutMs failed it.
+      const result = await client.callTool({ name: 'ask', arguments: {} })
+      expect(result.content).toEqual([{ type: 'text', text: 'confirmed' }])
+      await client.close()
+    } finally {
+      proxy.restore()
+      await proxy.close()
     }
   },
 )

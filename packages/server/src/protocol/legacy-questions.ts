@@ -56,6 +56,11 @@ export class ClientQuestions {
     return true
   }
 
+  /** The ids of the questions still waiting for their answers. */
+  pending(): RequestId[] {
+    return [...this.#outgoing.keys()]
+  }
+
   /** Fails every question still waiting for its answer (the session ended). */
   rejectAll(reason: unknown): void {
     for (const pending of this.#outgoing.values()) pending.reject(reason)

@@ -156,6 +156,11 @@ export class LegacySession {
     return this.#questions.handleResponse(message)
   }
 
+  /** The ids of this session's questions to the client that wait for their answers. */
+  pendingQuestions(): RequestId[] {
+    return this.#questions.pending()
+  }
+
   /**
    * Notifies the client (list changes, resource updates); errors are not interesting here.
    * `once`: see SessionChannel.send.

@@ -130,6 +130,8 @@ export interface SessionLink {
   refresh?: (state: SessionState) => void
   /** Set by the protocol server: an answer or a cancellation passed on by another instance. */
   deliver?: (message: RpcMessage) => void
+  /** Set by the protocol server: the ids of the questions to the client still unanswered here. */
+  pendingQuestions?: () => RequestId[]
 }
 
 /** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
@@ -190,6 +192,7 @@ export class ProtocolServer {
       if (link.initial !== undefined) this.#legacySession().applyState(link.initial)
       link.refresh = (state) => this.#legacySession().applyState(state)
       link.deliver = (message) => this.#receiveFromPeer(message)
+      link.pendingQuestions = () => this.#legacy?.pendingQuestions() ?? []
     }
     await transport.start()
   }

@@ -120,9 +120,13 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   if (warning !== undefined) options.onWarning?.(warning)
   const reconnected = new Set<() => void>()
   let tasks: TaskStore | undefined
-  commands.on('ready', () => {
+  // Either connection back after being away: what was published meanwhile was lost to this
+  // instance (the subscriber's subscriptions are restored by the client), so listeners re-read.
+  const back = () => {
     for (const listener of reconnected) listener()
-  })
+  }
+  commands.on('ready', back)
+  subscriber.on('ready', back)
   const store: Store = {
     kind: 'redis',
     async get(key) {
@@ -180,8 +184,11 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     async subscribe(channel, listener) {
       await subscriber.subscribe(prefix + channel, listener)
       return async () => {
-        // A closed client would queue the command forever.
-        if (subscriber.isOpen) await subscriber.unsubscribe(prefix + channel, listener).catch(() => {})
+        // A closed client would queue the command forever; one that is reconnecting sends it
+        // when it is back (else it would subscribe again), but nobody waits for that.
+        if (!subscriber.isOpen) return
+        const done = subscriber.unsubscribe(prefix + channel, listener).catch(() => {})
+        if (subscriber.isReady) await done
       }
     },
     ready: () => commands.isReady && subscriber.isReady,
@@ -194,11 +201,21 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       return tasks
     },
     async close() {
-      await Promise.allSettled([commands.isOpen && commands.close(), subscriber.isOpen && subscriber.close()])
+      // Connected: what was sent is answered first (within a bound). Away: nothing will be, and
+      // close() would wait for Redis to come back, so commands still queued fail now.
+      const end = async (client: typeof commands) => {
+        if (!client.isOpen) return
+        if (!client.isReady) return client.destroy()
+        await withTimeout(client.close(), closeTimeoutMs, where).catch(() => client.destroy())
+      }
+      await Promise.allSettled([end(commands), end(subscriber)])
     },
   }
   return store
 }
+
+/** How long closing waits for the answers to commands already sent. */
+const closeTimeoutMs = 2000
 
 /**
  * Every key the store writes has an expiry, so a Redis with a memory limit and any policy but

@@ -9,6 +9,8 @@
 //                                holding the client's GET stream hears appends on a channel
 //   session-log:<id>:<tag>.<n>   a copy of one request's SSE stream written by the instance
 //                                running the request, so the client can resume it anywhere
+//   session-answer:<id>:<qid>    a client's answer to a question another instance asked, kept
+//                                so that instance finds it should it miss the message below
 //   instance:<tag>               a heartbeat: an instance whose key expired went away
 // and on channels: a session ended (DELETE), a client's answer to a server-to-client request
 // (routed to the instance that asked: the request id names it), a client's cancellation of a
@@ -60,6 +62,14 @@ export interface SharedSessions {
   /** Sends a client's answer to the instance whose question it answers; false when no other instance asked. */
   routeAnswer(sessionId: string, message: RpcMessage & { id: RequestId }): boolean
   onAnswer(listener: (sessionId: string, message: RpcMessage) => void): void
+  /**
+   * The stored answer to a question this instance asked, taken (undefined: none came). For
+   * after a reconnect: an answer published while this instance's subscription was down is lost
+   * as a message, not as a key.
+   */
+  takeAnswer(sessionId: string, questionId: RequestId): Promise<RpcMessage | undefined>
+  /** Called when the store is back after being away (messages published meanwhile were lost). */
+  onReconnect(listener: () => void): () => void
   /** Tells every instance that the client cancelled a request (it runs on one of them). */
   broadcastCancel(sessionId: string, params: Record<string, unknown>): void
   onCancel(listener: (sessionId: string, params: Record<string, unknown>) => void): void
@@ -68,6 +78,8 @@ export interface SharedSessions {
   close(): Promise<void>
 }
 
+/** How long a routed answer waits in the store for an instance that missed its message. */
+const answerKeepMs = 10 * 60_000
 // An instance that died is known to be gone within heartbeatTtlMs (its streams then get an answer).
 const heartbeatMs = 2000
 const heartbeatTtlMs = 6000
@@ -82,18 +94,20 @@ export function instanceOfQuestion(id: RequestId): string | undefined {
 
 export async function sharedSessions(store: Store, options: SharedSessionsOptions): Promise<SharedSessions> {
   const instance = randomBytes(4).toString('hex')
-  const report = (what: string) => (error: unknown) =>
-    options.report?.(
-      // The Redis client's timeout errors have no message: say what they are.
-      new Error(
-        `${what}: ${error instanceof Error ? error.message || error.constructor.name : String(error)}`,
-      ),
-    )
+  let closed = false
+  // After close, a command that was still queued (the store away) fails: that is no news.
+  const report = (what: string) => (error: unknown) => {
+    if (closed) return
+    // The Redis client's timeout errors have no message: say what they are.
+    const text = error instanceof Error ? error.message || error.constructor.name : String(error)
+    options.report?.(new Error(`${what}: ${text}`))
+  }
   // One namespace per kind, so no session id a client makes up (`x:sse:0`) names a key of
   // another kind.
   const recordKey = (id: string) => `session-record:${id}`
   const logKey = (id: string, stream: string) => `session-log:${id}:${stream}`
   const standaloneChannel = (id: string) => `session-events:${id}`
+  const answerKey = (id: string, questionId: RequestId) => `session-answer:${id}:${String(questionId)}`
   const removedListeners = new Set<(id: string) => void>()
   const changedListeners = new Set<(id: string) => void>()
   const answerListeners = new Set<(sessionId: string, message: RpcMessage) => void>()
@@ -206,6 +220,10 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     routeAnswer(sessionId, message) {
       const target = instanceOfQuestion(message.id)
       if (target === undefined || target === instance) return false
+      // Kept as well as sent: the asking instance reads the key if it missed the message.
+      store
+        .set(answerKey(sessionId, message.id), JSON.stringify(message), answerKeepMs)
+        .catch(report('cannot keep an answer'))
       store
         .publish(`answers:${target}`, JSON.stringify({ session: sessionId, message }))
         .catch(report('cannot route an answer'))
@@ -213,6 +231,18 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     },
     onAnswer(listener) {
       answerListeners.add(listener)
+    },
+    async takeAnswer(sessionId, questionId) {
+      if (!plausibleId.test(sessionId)) return undefined
+      const key = answerKey(sessionId, questionId)
+      const text = await store.get(key)
+      if (text === undefined) return undefined
+      await store.delete(key)
+      const message = parse(text)
+      return message?.id === questionId ? (message as unknown as RpcMessage) : undefined
+    },
+    onReconnect(listener) {
+      return store.onReconnect(listener)
     },
     broadcastCancel(sessionId, params) {
       store
@@ -226,10 +256,14 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
       return tag === instance || (await store.get(`instance:${tag}`)) !== undefined
     },
     async close() {
+      closed = true
       clearInterval(heartbeat)
       stopReconnect()
       await Promise.allSettled(unsubscribers.map((unsubscribe) => unsubscribe()))
-      await store.delete(`instance:${instance}`).catch(() => {})
+      // Gone at once for the others; with the store away the key expires by itself (and a
+      // command queued for its return must not hold the shutdown).
+      const removed = store.delete(`instance:${instance}`).catch(() => {})
+      if (store.ready()) await removed
     },
   }
 }
