@@ -13,8 +13,8 @@ import {
   HttpStatusError,
   HttpTransport,
   type HttpTransportOptions,
-  messageTooLarge,
 } from './http/streamable-http.js'
+import { messageTooLarge } from './message-size.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
 

@@ -43,12 +43,13 @@ export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 export { ClientError } from './errors.js'
 export type { InputContext, InputHandler } from './input.js'
 export { capabilitiesOf } from './input.js'
+export { formatBytes } from './message-size.js'
 export type { Negotiated, ProtocolChoice } from './negotiate.js'
 export { modernProtocolVersions } from './negotiate.js'
 export { groupRunning, processRunning } from './process-group.js'
 export type { ProcessExit, ProcessTransportOptions } from './process-transport.js'
 // Stdio processes and their environment
-export { formatBytes, ProcessTransport } from './process-transport.js'
+export { ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
 export type {
   BorrowOptions,

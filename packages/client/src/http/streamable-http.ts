@@ -12,7 +12,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { MessageTransport } from '../connection.js'
 import { ClientError } from '../errors.js'
-import { formatBytes } from '../process-transport.js'
+import { messageTooLarge } from '../message-size.js'
 import { fetchWithinOrigin } from './redirects.js'
 import { type RequestKind, requestHeaders } from './request-headers.js'
 import { MessageTooLarge, readBounded, readEvents } from './sse-reader.js'
@@ -53,14 +53,6 @@ export interface HttpTransportOptions {
 const errorBodyLimit = 64 * 1024
 /** Ending a session must not hold up closing for a server that never answers the DELETE. */
 const deleteTimeoutMs = 1000
-/** protocol_error for a message over the limit, worded as for stdio (the CLI shows it as it is). */
-export function messageTooLarge(limit: number, bytes: number): ClientError {
-  return new ClientError(
-    'protocol_error',
-    `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with --max-message-size`,
-    { details: { limit, bytes } },
-  )
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
