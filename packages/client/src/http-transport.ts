@@ -5,8 +5,6 @@
 // a fetch that bounds each event.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { MessageTransport } from './connection.js'
-import { RpcError } from './connection.js'
 import type { ClientError } from './errors.js'
 import {
   type FetchLike,
@@ -15,6 +13,8 @@ import {
   type HttpTransportOptions,
 } from './http/streamable-http.js'
 import { messageTooLarge } from './message-size.js'
+import type { MessageTransport } from './message-transport.js'
+import { RpcError } from './rpc-error.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
 

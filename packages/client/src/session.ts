@@ -14,11 +14,12 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client'
-import type { Connection, MessageTransport } from './connection.js'
+import type { Connection } from './connection.js'
 import type { Era } from './era-cache.js'
 import { ClientError } from './errors.js'
 import type { InputHandler } from './input.js'
 import { indexParamHeaders, type ParamHeaderIndex, withInputRounds } from './input-rounds.js'
+import type { MessageTransport } from './message-transport.js'
 import type { Negotiated } from './negotiate.js'
 import type { ProcessTransport } from './process-transport.js'
 import type { ServerSpec } from './server-spec.js'

@@ -10,9 +10,9 @@
 // request stands alone.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { MessageTransport } from '../connection.js'
 import { ClientError } from '../errors.js'
 import { messageTooLarge } from '../message-size.js'
+import type { MessageTransport } from '../message-transport.js'
 import { fetchWithinOrigin } from './redirects.js'
 import { type RequestKind, requestHeaders } from './request-headers.js'
 import { MessageTooLarge, readBounded, readEvents } from './sse-reader.js'
