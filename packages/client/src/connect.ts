@@ -11,7 +11,7 @@ import { Connection } from './connection.js'
 import { buildEnvironment } from './environment.js'
 import { type EraCache, fileEraCache } from './era-cache.js'
 import { ClientError } from './errors.js'
-import { HttpStatusError } from './http/streamable-http.js'
+import { HttpStatusError } from './http/http-errors.js'
 import {
   createSseTransport,
   createStreamableHttpTransport,

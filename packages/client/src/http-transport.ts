@@ -6,12 +6,9 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { ClientError } from './errors.js'
-import {
-  type FetchLike,
-  HttpStatusError,
-  HttpTransport,
-  type HttpTransportOptions,
-} from './http/streamable-http.js'
+import { HttpStatusError } from './http/http-errors.js'
+import { HttpTransport } from './http/streamable-http.js'
+import type { FetchLike, HttpTransportOptions } from './http/transport-options.js'
 import { messageTooLarge } from './message-size.js'
 import type { MessageTransport } from './message-transport.js'
 import { RpcError } from './rpc-error.js'
