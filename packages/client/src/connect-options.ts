@@ -8,7 +8,7 @@ import type { OAuthHookOptions } from './auth/oauth.js'
 import type { EraCache } from './era-cache.js'
 import type { InputHandler } from './input.js'
 import type { ProtocolChoice } from './negotiate.js'
-import type { ToolFilter } from './session.js'
+import type { ToolFilter } from './session-types.js'
 import type { TraceEntry } from './trace.js'
 
 export interface ConnectOptions {

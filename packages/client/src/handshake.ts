@@ -11,7 +11,8 @@ import { answerInput, capabilitiesOf } from './input.js'
 import type { MessageTransport } from './message-transport.js'
 import { type Negotiated, negotiate } from './negotiate.js'
 import type { ServerSpec } from './server-spec.js'
-import type { Session, TransportKind } from './session.js'
+import type { Session } from './session.js'
+import type { TransportKind } from './session-types.js'
 
 const defaultClientInfo = { name: 'mcp-kit', version: '0.1.0' }
 

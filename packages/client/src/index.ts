@@ -51,6 +51,8 @@ export type { ProcessExit, ProcessTransportOptions } from './process-transport.j
 // Stdio processes and their environment
 export { ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
+export { describeExit, Session } from './session.js'
+export { filterTools } from './session-lists.js'
 export type {
   BorrowOptions,
   CacheHint,
@@ -60,8 +62,7 @@ export type {
   ToolFilter,
   ToolStart,
   TransportKind,
-} from './session.js'
-export { describeExit, filterTools, Session } from './session.js'
+} from './session-types.js'
 // Tasks: calls a server turned into tasks, followed to their end
 export type { TaskDetails, TaskState, TaskStatus } from './tasks.js'
 export type { TraceEntry, TraceKind } from './trace.js'
