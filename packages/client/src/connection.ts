@@ -2,53 +2,17 @@
 // ~160 ms to import and checks every message with zod; measured in tooling/bench, that kept
 // `inspect` of a fast server and `put` off their targets. It speaks both protocol eras:
 // 2025-11-25 (`initialize`, then plain requests; server-to-client requests answered through the
-// owner's handler) and 2026-07-28 (every request carries the envelope in `_meta`: version,
-// capabilities, client info). Requests have timeouts reset by progress (always asking for
-// progress); a timeout or abort cancels on the wire (notifications/cancelled, or closing the
-// request's HTTP stream in 2026).
+// owner's handler; legacy-protocol.ts) and 2026-07-28 (every request carries the envelope in
+// `_meta`: version, capabilities, client info; envelope.ts). Requests have timeouts reset by
+// progress (always asking for progress); a timeout or abort cancels on the wire
+// (notifications/cancelled, or closing the request's HTTP stream in 2026).
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
+import { type Envelope, envelopeMeta } from './envelope.js'
 import { ClientError } from './errors.js'
-
-/** Protocol versions this client speaks, newest first (kept equal to the SDK's list by a test). */
-export const supportedProtocolVersions = [
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-  '2024-10-07',
-] as const
-export const latestProtocolVersion = supportedProtocolVersions[0]
-
-/** A JSON-RPC error the server answered with. */
-export class RpcError extends Error {
-  override readonly name = 'RpcError'
-  readonly code: number
-  readonly data: unknown
-
-  constructor(code: number, message: string, data?: unknown) {
-    super(message)
-    this.code = code
-    this.data = data
-  }
-}
-
-/** The transport a Connection drives (the SDK's Transport shape, plus optional HTTP extras). */
-export interface MessageTransport {
-  start(): Promise<void>
-  send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void>
-  close(): Promise<void>
-  onmessage?: ((message: JSONRPCMessage) => void) | undefined
-  onclose?: (() => void) | undefined
-  onerror?: ((error: Error) => void) | undefined
-  setProtocolVersion?: (version: string) => void
-  /** 2026-07-28 over HTTP: cancel one request by closing its response stream. */
-  abortRequest?: (id: number) => void
-  /** True while the transport runs a login (OAuth): request timers wait for it. */
-  authenticating?: () => boolean
-  /** Set by the Connection: a request failed in the transport (a broken stream, a message too large). */
-  onrequestfailed?: ((id: number | string, error: Error) => void) | undefined
-}
+import { answerServerRequest, checkInitializeResult, latestProtocolVersion } from './legacy-protocol.js'
+import type { MessageTransport } from './message-transport.js'
+import { RpcError } from './rpc-error.js'
 
 export interface RequestOptions {
   /** Per-request timeout, reset by progress; 0 for none (a subscription). */
@@ -58,14 +22,6 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Extra HTTP headers for this request (2026-07-28 `Mcp-Param-*`). */
   headers?: Record<string, string>
-}
-
-/** The per-request `_meta` of 2026-07-28. */
-export interface Envelope {
-  protocolVersion: string
-  capabilities: Record<string, unknown>
-  clientInfo: { name: string; version: string }
-  logLevel?: string
 }
 
 export interface ConnectionEvents {
@@ -127,17 +83,7 @@ export class Connection {
 
   /** From now on, every request carries this 2026-07-28 envelope in `_meta` (undefined: none). */
   useEnvelope(envelope: Envelope | undefined): void {
-    if (envelope === undefined) {
-      this.#envelope = undefined
-      return
-    }
-    const meta: Record<string, unknown> = {
-      'io.modelcontextprotocol/protocolVersion': envelope.protocolVersion,
-      'io.modelcontextprotocol/clientCapabilities': envelope.capabilities,
-      'io.modelcontextprotocol/clientInfo': envelope.clientInfo,
-    }
-    if (envelope.logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] = envelope.logLevel
-    this.#envelope = meta
+    this.#envelope = envelope === undefined ? undefined : envelopeMeta(envelope)
   }
 
   async start(): Promise<void> {
@@ -158,20 +104,7 @@ export class Connection {
       { protocolVersion, capabilities, clientInfo },
       { timeoutMs, signal },
     )) as InitializeResult
-    if (
-      !isObject(result) ||
-      typeof result.protocolVersion !== 'string' ||
-      !isObject(result.capabilities) ||
-      !isObject(result.serverInfo)
-    ) {
-      throw new ClientError('protocol_error', 'the server sent an invalid initialize result')
-    }
-    if (!(supportedProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
-      throw new ClientError(
-        'protocol_error',
-        `the server speaks MCP ${result.protocolVersion}, which this client does not support (it speaks ${supportedProtocolVersions.join(', ')})`,
-      )
-    }
+    checkInitializeResult(result)
     this.#transport.setProtocolVersion?.(result.protocolVersion)
     await this.notify('notifications/initialized')
     return result
@@ -297,7 +230,13 @@ export class Connection {
     const method = value.method
     if (typeof method === 'string') {
       if (value.id !== undefined) {
-        void this.#answer(value.id, method, isObject(value.params) ? value.params : undefined)
+        void answerServerRequest(
+          this.#transport,
+          this.#events,
+          value.id,
+          method,
+          isObject(value.params) ? value.params : undefined,
+        )
         return
       }
       const params = isObject(value.params) ? value.params : undefined
@@ -330,27 +269,6 @@ export class Connection {
         ),
       )
     }
-  }
-
-  /** Requests from the server (2025-11-25): ping, and the questions the owner's handler answers. */
-  async #answer(id: unknown, method: string, params: Record<string, unknown> | undefined): Promise<void> {
-    let response: Record<string, unknown>
-    if (method === 'ping') response = { jsonrpc: '2.0', id, result: {} }
-    else if (this.#events.onRequest === undefined) {
-      response = {
-        jsonrpc: '2.0',
-        id,
-        error: { code: -32601, message: `Method not found: this client does not offer ${method}` },
-      }
-    } else {
-      try {
-        response = { jsonrpc: '2.0', id, result: await this.#events.onRequest(method, params) }
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
-        response = { jsonrpc: '2.0', id, error: { code: -32603, message } }
-      }
-    }
-    await this.#transport.send(response as JSONRPCMessage).catch(() => {})
   }
 
   #progress(params: Record<string, unknown>): void {

@@ -5,16 +5,13 @@
 // a fetch that bounds each event.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { MessageTransport } from './connection.js'
-import { RpcError } from './connection.js'
 import type { ClientError } from './errors.js'
-import {
-  type FetchLike,
-  HttpStatusError,
-  HttpTransport,
-  type HttpTransportOptions,
-  messageTooLarge,
-} from './http/streamable-http.js'
+import { HttpStatusError } from './http/http-errors.js'
+import { HttpTransport } from './http/streamable-http.js'
+import type { FetchLike, HttpTransportOptions } from './http/transport-options.js'
+import { messageTooLarge } from './message-size.js'
+import type { MessageTransport } from './message-transport.js'
+import { RpcError } from './rpc-error.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
 

@@ -31,9 +31,9 @@ export type { Authorizer, OAuthSettings } from './auth/provider.js'
 export { StoreProvider, serverKey as credentialKey } from './auth/provider.js'
 export type { LogoutResult } from './auth/revoke.js'
 export { logout } from './auth/revoke.js'
-export type { ConnectOptions } from './connect.js'
 // Connecting, in whichever protocol era the server speaks
 export { connect } from './connect.js'
+export type { ConnectOptions } from './connect-options.js'
 export type { EnvironmentOptions } from './environment.js'
 export { buildEnvironment, inheritedEnvironmentNames } from './environment.js'
 export type { Era, EraCache } from './era-cache.js'
@@ -43,13 +43,16 @@ export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 export { ClientError } from './errors.js'
 export type { InputContext, InputHandler } from './input.js'
 export { capabilitiesOf } from './input.js'
+export { formatBytes } from './message-size.js'
 export type { Negotiated, ProtocolChoice } from './negotiate.js'
 export { modernProtocolVersions } from './negotiate.js'
 export { groupRunning, processRunning } from './process-group.js'
 export type { ProcessExit, ProcessTransportOptions } from './process-transport.js'
 // Stdio processes and their environment
-export { formatBytes, ProcessTransport } from './process-transport.js'
+export { ProcessTransport } from './process-transport.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
+export { describeExit, Session } from './session.js'
+export { filterTools } from './session-lists.js'
 export type {
   BorrowOptions,
   CacheHint,
@@ -59,8 +62,7 @@ export type {
   ToolFilter,
   ToolStart,
   TransportKind,
-} from './session.js'
-export { describeExit, filterTools, Session } from './session.js'
+} from './session-types.js'
 // Tasks: calls a server turned into tasks, followed to their end
 export type { TaskDetails, TaskState, TaskStatus } from './tasks.js'
 export type { TraceEntry, TraceKind } from './trace.js'

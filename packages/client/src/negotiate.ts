@@ -6,9 +6,11 @@
 // connection. A remembered "legacy" verdict skips the probe; a pinned version skips it too.
 
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
-import { type Connection, type Envelope, RpcError } from './connection.js'
+import type { Connection } from './connection.js'
+import type { Envelope } from './envelope.js'
 import type { Era } from './era-cache.js'
 import { ClientError } from './errors.js'
+import { RpcError } from './rpc-error.js'
 import { tasksExtension } from './tasks.js'
 
 /** The modern revisions this client speaks, newest first. */

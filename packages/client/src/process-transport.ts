@@ -1,20 +1,20 @@
 // A stdio transport (the MCP SDK's Transport interface) that runs the server in its own process
 // group and session, so wrappers like `npx` and `uv run` leave no grandchildren behind. It shuts
 // down in the order the MCP spec gives (close stdin, wait, SIGTERM, wait, SIGKILL), then ends
-// what the server started that still runs, also outside its group (process-tree.ts), and has a
-// watchdog do the same should this process die without cleaning up (watchdog.ts). It reports a
-// crash with the exit code and the last lines of stderr, skips (and reports) garbage on stdout,
-// and caps the size of one message. The SDK's own StdioClientTransport cannot signal a group.
+// what the server started that still runs, also outside its group, and has a watchdog do the
+// same should this process die without cleaning up (process-guard.ts). It reports a crash with
+// the exit code and the last lines of stderr (stderr-tail.ts), skips (and reports) garbage on
+// stdout, and caps the size of one message. The SDK's own StdioClientTransport cannot signal a group.
 
 import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { MessageTransport } from './connection.js'
 import { ClientError } from './errors.js'
-import { groupRunning, hasProc } from './process-group.js'
-import { endTree, type ProcessTree, trackProcessTree } from './process-tree.js'
+import { launchError } from './launch-error.js'
+import { messageTooLarge } from './message-size.js'
+import type { MessageTransport } from './message-transport.js'
+import { ProcessGuard, signalGroup } from './process-guard.js'
+import { StderrTail } from './stderr-tail.js'
 import { createStdoutMessages } from './stdout-messages.js'
-import { startWatchdog, type Watchdog } from './watchdog.js'
 
 export interface ProcessTransportOptions {
   command: string
@@ -44,16 +44,7 @@ export interface ProcessExit {
   stderrTail: string[]
 }
 
-const stderrTailLines = 20
-const maxStderrLineLength = 1000
 const isWindows = process.platform === 'win32'
-// How often the server's tree is looked at while it runs, to learn descendants before their
-// parent exits and orphans them (a look is a few small reads of /proc).
-const treeScanMs = 250
-
-function delay(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds))
-}
 
 export class ProcessTransport implements MessageTransport {
   onclose?: () => void
@@ -83,16 +74,14 @@ export class ProcessTransport implements MessageTransport {
   })
   #started = false
   #early: JSONRPCMessage[] = []
-  #stderrPartial = ''
-  #stderrTail: string[] = []
-  #tree: ProcessTree | undefined
-  #treeTimer: NodeJS.Timeout | undefined
-  #watchdog: Watchdog | undefined
+  readonly #stderr: StderrTail
+  readonly #tree = new ProcessGuard()
 
   constructor(options: ProcessTransportOptions) {
     this.#options = options
     this.#maxMessageBytes = options.maxMessageBytes ?? 16 * 1024 * 1024
     this.#graceMs = options.shutdownGraceMs ?? 1000
+    this.#stderr = new StderrTail(options)
   }
 
   /** The process id of the server (the leader of its process group), once launched. */
@@ -117,7 +106,7 @@ export class ProcessTransport implements MessageTransport {
 
   /** The last lines of the server's stderr. */
   get stderrTail(): string[] {
-    return [...this.#stderrTail]
+    return [...this.#stderr.lines]
   }
 
   /**
@@ -139,7 +128,7 @@ export class ProcessTransport implements MessageTransport {
           windowsHide: true,
         })
       } catch (error) {
-        reject(this.#launchError(error))
+        reject(launchError(error, this.#options.command, this.#options.cwd))
         return
       }
       this.#child = child
@@ -153,7 +142,7 @@ export class ProcessTransport implements MessageTransport {
       })
       child.once('error', (error) => {
         if (child.pid === undefined) {
-          const failure = this.#launchError(error)
+          const failure = launchError(error, this.#options.command, this.#options.cwd)
           this.#failure = failure
           this.#exit = { code: null, signal: null, stderrTail: [] }
           exitResolve()
@@ -165,7 +154,7 @@ export class ProcessTransport implements MessageTransport {
         }
       })
       child.once('exit', (code, signal) => {
-        this.#exit = { code, signal, stderrTail: this.#stderrTail }
+        this.#exit = { code, signal, stderrTail: this.#stderr.lines }
         exitResolve()
         // Let stdout and stderr drain first: a server may write its last response (or its last
         // words) and exit at once. A grandchild holding the pipes open does not delay us long.
@@ -180,7 +169,7 @@ export class ProcessTransport implements MessageTransport {
           new Promise<void>((resolve) => (timer = setTimeout(resolve, 200))),
         ]).then(() => {
           clearTimeout(timer)
-          this.#flushStderr()
+          this.#stderr.flush()
           this.#notifyClosed()
           this.#settle()
           // The server is gone; anything it started that still runs is an orphan: end it.
@@ -195,7 +184,7 @@ export class ProcessTransport implements MessageTransport {
       })
       child.stdout?.on('data', onStdout)
       child.stderr?.setEncoding('utf8')
-      child.stderr?.on('data', (text: string) => this.#onStderr(text))
+      child.stderr?.on('data', (text: string) => this.#stderr.push(text))
       child.stdin?.on('error', () => {
         // EPIPE when the server is gone; its exit is reported through 'exit'.
       })
@@ -207,22 +196,7 @@ export class ProcessTransport implements MessageTransport {
   #guard(child: ChildProcess): void {
     const pid = child.pid
     if (pid === undefined || isWindows || this.#exit || this.#closedNotified) return
-    this.#tree = trackProcessTree(pid)
-    // Without /proc (macOS) the tree cannot be checked; the server was spawned detached, so it leads its session.
-    if (!this.#tree && hasProc) return
-    if (this.#options.watchdog !== false) {
-      this.#watchdog = startWatchdog(child, { graceMs: this.#graceMs })
-      this.#watchdog?.watch({ pid, startTime: this.#tree?.root.startTime, leader: true })
-    }
-    if (this.#tree) {
-      this.#treeTimer = setInterval(() => this.#scanTree(), treeScanMs)
-      this.#treeTimer.unref()
-    }
-  }
-
-  #scanTree(): void {
-    if (!this.#tree) return
-    for (const member of this.#tree.scan()) this.#watchdog?.watch(member)
+    this.#tree.follow(child, pid, this.#graceMs, this.#options.watchdog)
   }
 
   async start(): Promise<void> {
@@ -263,7 +237,7 @@ export class ProcessTransport implements MessageTransport {
     const child = this.#child
     if (child && !this.#exit && child.pid !== undefined) {
       // Learn the server's children before it exits: its exit would orphan them.
-      this.#scanTree()
+      this.#tree.scan()
       child.stdin?.end()
       this.#stdinEnded = true
       // A server that asks something after its stdin closed (server-everything's roots/list,
@@ -276,20 +250,15 @@ export class ProcessTransport implements MessageTransport {
             ? `server asked ${exited} after stdin closed, which cannot be answered; sending SIGTERM`
             : `server did not exit ${this.#graceMs} ms after stdin closed; sending SIGTERM`,
         )
-        this.#signal('SIGTERM')
+        signalGroup(child, 'SIGTERM')
         if (!(await this.#waitForExit(this.#graceMs))) {
           this.#options.onDiagnostic?.('server did not exit after SIGTERM; sending SIGKILL')
-          this.#signal('SIGKILL')
+          signalGroup(child, 'SIGKILL')
           await this.#waitForExit(this.#graceMs)
         }
       }
     }
-    await this.#reapLeftovers()
-    clearInterval(this.#treeTimer)
-    this.#tree = undefined
-    // Everything it was told about is gone: the watchdog may go too.
-    this.#watchdog?.dismiss()
-    this.#watchdog = undefined
+    await this.#tree.end(this.#child, this.#graceMs, this.#options.onDiagnostic)
     this.#notifyClosed()
   }
 
@@ -306,44 +275,6 @@ export class ProcessTransport implements MessageTransport {
     return result
   }
 
-  #signal(signal: NodeJS.Signals): void {
-    const child = this.#child
-    if (!child?.pid) return
-    try {
-      if (isWindows) child.kill(signal)
-      else process.kill(-child.pid, signal)
-    } catch {
-      // ESRCH: already gone.
-    }
-  }
-
-  #groupAlive(): boolean {
-    const pid = this.#child?.pid
-    return pid !== undefined && !isWindows && groupRunning(pid)
-  }
-
-  /** After the server itself exited: ends what it left running, in its process group or elsewhere. */
-  async #reapLeftovers(): Promise<void> {
-    const tree = this.#tree
-    if (tree) {
-      await endTree(tree, {
-        graceMs: this.#graceMs,
-        onDiagnostic: this.#options.onDiagnostic,
-        // A server that never started anything and whose group is gone left nothing behind.
-        quick: () => !tree.branched && !this.#groupAlive(),
-      })
-      return
-    }
-    if (!this.#groupAlive()) return
-    this.#options.onDiagnostic?.(
-      'processes the server started are still running; sending SIGTERM to its process group',
-    )
-    this.#signal('SIGTERM')
-    const deadline = Date.now() + this.#graceMs
-    while (this.#groupAlive() && Date.now() < deadline) await delay(20)
-    if (this.#groupAlive()) this.#signal('SIGKILL')
-  }
-
   #notifyClosed(): void {
     if (this.#closedNotified) return
     this.#closedNotified = true
@@ -351,28 +282,9 @@ export class ProcessTransport implements MessageTransport {
     this.onclose?.()
   }
 
-  #launchError(error: unknown): ClientError {
-    const code = (error as NodeJS.ErrnoException).code
-    const command = this.#options.command
-    let message = `cannot launch '${command}': ${(error as Error).message}`
-    if (code === 'ENOENT') {
-      const cwd = this.#options.cwd
-      message =
-        cwd !== undefined && !existsSync(cwd)
-          ? `cannot launch '${command}': the working directory ${cwd} does not exist`
-          : `cannot launch '${command}': command not found`
-    } else if (code === 'EACCES') message = `cannot launch '${command}': permission denied`
-    return new ClientError('launch_failed', message, { details: { command, errno: code }, cause: error })
-  }
-
   #oversized(bytes: number): void {
     if (this.#failure) return
-    const limit = this.#maxMessageBytes
-    this.#failure = new ClientError(
-      'protocol_error',
-      `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with --max-message-size`,
-      { details: { limit, bytes } },
-    )
+    this.#failure = messageTooLarge(this.#maxMessageBytes, bytes)
     this.onerror?.(this.#failure)
     void this.close()
   }
@@ -385,32 +297,4 @@ export class ProcessTransport implements MessageTransport {
     if (!this.#started) this.#early.push(message)
     else this.onmessage?.(message)
   }
-
-  #onStderr(text: string): void {
-    const lines = (this.#stderrPartial + text).split('\n')
-    this.#stderrPartial = lines.pop() ?? ''
-    if (this.#stderrPartial.length > maxStderrLineLength * 4) {
-      lines.push(this.#stderrPartial)
-      this.#stderrPartial = ''
-    }
-    for (const line of lines) this.#recordStderr(line)
-  }
-
-  #flushStderr(): void {
-    if (this.#stderrPartial !== '') this.#recordStderr(this.#stderrPartial)
-    this.#stderrPartial = ''
-  }
-
-  #recordStderr(raw: string): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    this.#options.onStderr?.(line)
-    this.#stderrTail.push(line.length > maxStderrLineLength ? `${line.slice(0, maxStderrLineLength)}…` : line)
-    if (this.#stderrTail.length > stderrTailLines) this.#stderrTail.shift()
-  }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`
-  return `${bytes} bytes`
 }

@@ -9,10 +9,10 @@
 // (`tasks/cancel`) when the caller gives up.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import { RpcError } from './connection.js'
 import type { Era } from './era-cache.js'
 import { ClientError } from './errors.js'
 import { answerInput, type InputHandler } from './input.js'
+import { RpcError } from './rpc-error.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
 

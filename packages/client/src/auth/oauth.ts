@@ -6,7 +6,7 @@
 // module except in the Authorization header.
 
 import { ClientError } from '../errors.js'
-import type { FetchLike } from '../http/streamable-http.js'
+import type { FetchLike } from '../http/transport-options.js'
 import { type OAuthSettings, StoreProvider } from './provider.js'
 
 export const maximumStepUps = 3

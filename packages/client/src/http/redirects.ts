@@ -3,7 +3,7 @@
 // fetch would follow any redirect, and undici forwards custom headers (`--header`, API keys) to
 // the new host; a redirect that is not followed is returned as it is (an HTTP error to report).
 
-import type { FetchLike } from './streamable-http.js'
+import type { FetchLike } from './transport-options.js'
 
 const maximumRedirects = 5
 const redirectStatuses = new Set([301, 302, 303, 307, 308])

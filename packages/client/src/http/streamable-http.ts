@@ -1,87 +1,30 @@
 // The client's Streamable HTTP transport, for both protocol eras. Ours rather than the SDK's
 // because the client needs what that one cannot give: every body and SSE event bounded while it
 // streams (the same --max-message-size as stdio), the 2026-07-28 request headers (`Mcp-Method`,
-// `Mcp-Name`, `Mcp-Param-*`) and error bodies on HTTP 4xx, cancellation by closing one request's
-// stream, and no SDK load on the way (start-up is benchmarked).
+// `Mcp-Name`, `Mcp-Param-*`) and error bodies on HTTP 4xx (http-errors.ts), cancellation by
+// closing one request's stream, and no SDK load on the way (start-up is benchmarked).
 //
 // 2025-11-25 ("legacy"): the session id from the initialize answer, the version header, the
-// standalone GET stream for server-to-client messages, resumption with Last-Event-ID after a
-// stream ends early (SEP-1699), DELETE on close. 2026-07-28 ("modern"): none of that — every
-// request stands alone.
+// standalone GET stream for server-to-client messages and resumption with Last-Event-ID after a
+// stream ends early (SEP-1699; both in legacy-streams.ts), DELETE on close. 2026-07-28
+// ("modern"): none of that — every request stands alone.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { MessageTransport } from '../connection.js'
 import { ClientError } from '../errors.js'
-import { formatBytes } from '../process-transport.js'
+import { messageTooLarge } from '../message-size.js'
+import type { MessageTransport } from '../message-transport.js'
+import { errorAnswer, streamFailure, unreachable } from './http-errors.js'
+import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
 import { type RequestKind, requestHeaders } from './request-headers.js'
 import { MessageTooLarge, readBounded, readEvents } from './sse-reader.js'
+import type { HttpTransportOptions } from './transport-options.js'
 
-export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
-
-/** An HTTP answer that is not a JSON-RPC message: its status decides what the client does. */
-export class HttpStatusError extends Error {
-  override readonly name = 'HttpStatusError'
-  readonly status: number
-  readonly code: number
-  readonly body: string
-  readonly headers: Headers
-  constructor(status: number, body: string, headers: Headers) {
-    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`)
-    this.status = status
-    this.code = status
-    this.body = body
-    this.headers = headers
-  }
-}
-
-export interface HttpTransportOptions {
-  headers?: Record<string, string>
-  fetch: FetchLike
-  /** Largest message (a JSON body, one SSE event) accepted, in bytes (default 16 MiB). */
-  maxMessageBytes?: number
-  /** Consulted on every request, and on 401/403 (retry once when it says so). */
-  auth?: {
-    headers(): Promise<Record<string, string>>
-    onUnauthorized(status: 401 | 403, response: Response): Promise<boolean>
-  }
-  onDiagnostic?: (message: string) => void
-  /** Reconnection attempts of a stream that ends before its answer (2025 SEP-1699; default 2). */
-  maxReconnects?: number
-}
-
-const errorBodyLimit = 64 * 1024
 /** Ending a session must not hold up closing for a server that never answers the DELETE. */
 const deleteTimeoutMs = 1000
-/** protocol_error for a message over the limit, worded as for stdio (the CLI shows it as it is). */
-export function messageTooLarge(limit: number, bytes: number): ClientError {
-  return new ClientError(
-    'protocol_error',
-    `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with --max-message-size`,
-    { details: { limit, bytes } },
-  )
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isJsonRpcError(value: unknown): value is { id: string | number; error: unknown } {
-  return isObject(value) && value.jsonrpc === '2.0' && isObject(value.error) && 'id' in value
-}
-
-function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, milliseconds)
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer)
-        resolve()
-      },
-      { once: true },
-    )
-  })
 }
 
 export class HttpTransport implements MessageTransport {
@@ -103,6 +46,17 @@ export class HttpTransport implements MessageTransport {
   #getStream: Promise<void> | undefined
   #closed = false
   #authenticating = 0
+  /** What the 2025 GET streams (legacy-streams.ts) use of this transport. */
+  readonly #streams: StreamSource = {
+    get: async (signal, lastId) => {
+      const headers = await this.#headers(undefined, 'stream')
+      if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
+      return this.#fetch({ method: 'GET', headers, signal })
+    },
+    read: (body, id, lastId) => this.#readStream(body, id, lastId),
+    retryMs: () => this.#retryMs,
+    tooLarge: (error) => this.onerror?.(messageTooLarge(this.#limit, error.bytes)),
+  }
 
   constructor(url: URL, options: HttpTransportOptions) {
     this.#url = url
@@ -198,13 +152,7 @@ export class HttpTransport implements MessageTransport {
       return await fetchWithinOrigin(this.#options.fetch, this.#url, init)
     } catch (error) {
       if (init.signal?.aborted) throw error
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause
-      const reason =
-        cause?.code === 'ECONNREFUSED' ? 'connection refused' : (cause?.message ?? (error as Error).message)
-      throw new ClientError('connect_failed', `cannot connect to ${this.#url.href}: ${reason}`, {
-        details: { errno: cause?.code },
-        cause: error,
-      })
+      throw unreachable(this.#url, error)
     }
   }
 
@@ -242,29 +190,9 @@ export class HttpTransport implements MessageTransport {
         return undefined
       }
       if (!response.ok) {
-        const text = await readBounded(response.body, errorBodyLimit).catch(() => '')
-        let parsed: unknown
-        try {
-          parsed = JSON.parse(text)
-        } catch {
-          parsed = undefined
-        }
-        // A JSON-RPC error answer (2026: 400/404 with -32020, -32021, -32022, -32601) is the answer.
-        if (isJsonRpcError(parsed) && parsed.id === value.id && value.id !== undefined) {
-          this.onmessage?.(parsed as unknown as JSONRPCMessage)
-          return undefined
-        }
-        if ((response.status === 401 || response.status === 403) && attempt > 1 && this.#options.auth) {
-          // Refused again right after a login or refresh: another login would not help.
-          const said = isJsonRpcError(parsed) ? (parsed.error as { message?: unknown }).message : undefined
-          const reason = typeof said === 'string' ? said : text.slice(0, 200)
-          throw new ClientError(
-            'auth_required',
-            `${this.#url.href} refused the token its authorization server issued (HTTP ${response.status}${reason ? `: ${reason}` : ''})`,
-            { details: { status: response.status } },
-          )
-        }
-        throw new HttpStatusError(response.status, text, response.headers)
+        const answer = await errorAnswer(response, value.id, this.#url, attempt > 1 && !!this.#options.auth)
+        this.onmessage?.(answer)
+        return undefined
       }
       return response
     }
@@ -281,7 +209,14 @@ export class HttpTransport implements MessageTransport {
         const lastId: { value?: string } = {}
         const answered = await this.#readStream(response.body, id, lastId)
         if (!answered && id !== undefined && !controller.signal.aborted) {
-          await this.#resume(id, controller.signal, lastId)
+          await resumeStream(
+            this.#streams,
+            this.era,
+            id,
+            controller.signal,
+            lastId,
+            this.#options.maxReconnects ?? 2,
+          )
         }
         return
       }
@@ -319,57 +254,9 @@ export class HttpTransport implements MessageTransport {
     return answered
   }
 
-  /** 2025 (SEP-1699): the stream ended before the answer; reconnect with Last-Event-ID and wait. */
-  async #resume(id: number | string, signal: AbortSignal, lastId: { value?: string }): Promise<void> {
-    if (this.era !== 'legacy' || lastId.value === undefined) {
-      throw new ClientError('connect_failed', 'the response stream ended before the answer')
-    }
-    for (let attempt = 1; attempt <= (this.#options.maxReconnects ?? 2) + 1; attempt++) {
-      await delay(this.#retryMs, signal)
-      if (signal.aborted) return
-      const headers = await this.#headers(undefined, 'stream')
-      if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
-      const response = await this.#fetch({ method: 'GET', headers, signal })
-      if (!response.ok) {
-        await response.body?.cancel().catch(() => {})
-        continue
-      }
-      if (await this.#readStream(response.body, id, lastId)) return
-    }
-    throw new ClientError(
-      'connect_failed',
-      'the response stream ended before the answer, and resuming it failed',
-    )
-  }
-
   /** 2025: the standalone GET stream (server-to-client requests and notifications); 405 is fine. */
   #openGetStream(): void {
-    if (this.#getStream !== undefined) return
-    const signal = this.#closing.signal
-    const lastId: { value?: string } = {}
-    this.#getStream = (async () => {
-      for (let failures = 0; failures < 3 && !signal.aborted; ) {
-        try {
-          const headers = await this.#headers(undefined, 'stream')
-          if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
-          const response = await this.#fetch({ method: 'GET', headers, signal })
-          if (response.status === 405 || !response.ok) {
-            await response.body?.cancel().catch(() => {})
-            return
-          }
-          await this.#readStream(response.body, undefined, lastId)
-          failures = 0
-        } catch (error) {
-          if (signal.aborted) return
-          failures += 1
-          if (error instanceof MessageTooLarge) {
-            this.onerror?.(this.#tooLarge(error))
-            return
-          }
-        }
-        await delay(this.#retryMs, signal)
-      }
-    })()
+    this.#getStream ??= readGetStream(this.#streams, this.#closing.signal)
   }
 
   #deliver(message: unknown): void {
@@ -378,23 +265,8 @@ export class HttpTransport implements MessageTransport {
     this.onmessage?.(message as unknown as JSONRPCMessage)
   }
 
-  #tooLarge(error: MessageTooLarge): ClientError {
-    return messageTooLarge(this.#limit, error.bytes)
-  }
-
   #fail(id: number | string | undefined, error: unknown): void {
-    const failure =
-      error instanceof MessageTooLarge
-        ? this.#tooLarge(error)
-        : error instanceof SyntaxError
-          ? new ClientError('protocol_error', `the server sent something that is not JSON: ${error.message}`)
-          : ClientError.isInstance(error)
-            ? error
-            : new ClientError(
-                'connect_failed',
-                `the response stream broke: ${(error as Error)?.message ?? String(error)}`,
-                { cause: error },
-              )
+    const failure = streamFailure(error, this.#limit)
     if (id !== undefined && this.onrequestfailed) this.onrequestfailed(id, failure)
     else this.onerror?.(failure)
   }

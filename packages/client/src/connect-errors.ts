@@ -1,0 +1,90 @@
+// How a failed connect becomes one ClientError that says what happened: cancelled, the server's
+// launch failure or its exit (with its last stderr lines), the connect limit, a refused
+// initialize, an HTTP status (with a hint for 401/403), or a server that cannot be reached.
+
+import { ClientError } from './errors.js'
+import type { Attempt } from './handshake.js'
+import { HttpStatusError } from './http/http-errors.js'
+import type { ProcessTransport } from './process-transport.js'
+import { RpcError } from './rpc-error.js'
+import type { ServerSpec } from './server-spec.js'
+import { describeExit } from './session-errors.js'
+
+/** ": <what the server said>" for an HTTP error, one line, short. */
+function describeBody(error: unknown, message: string): string {
+  const text =
+    error instanceof HttpStatusError ? error.body : message.replace(/^(Streamable HTTP|SSE) error: /, '')
+  const line = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+  return line === '' ? '' : `: ${line}`
+}
+
+function describeLimit(milliseconds: number): string {
+  return `${Math.round(milliseconds / 100) / 10} s`
+}
+
+export async function connectError(
+  error: unknown,
+  server: ServerSpec,
+  attempt: Attempt | undefined,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ClientError> {
+  const where = server.transport === 'stdio' ? `'${server.command}'` : server.url
+  const rpcCode = error instanceof RpcError ? error.code : undefined
+  if (signal?.aborted)
+    return new ClientError('cancelled', `connecting to ${where} was cancelled`, { cause: error })
+  const process = attempt?.kind === 'stdio' ? (attempt.transport as ProcessTransport) : undefined
+  if (process?.failure) return process.failure
+  if (process?.exit) {
+    // The exit is the real story, whatever failed first; read the server's last words before telling it.
+    await Promise.race([process.settled(), new Promise((resolve) => setTimeout(resolve, 500))])
+    const exit = process.exit
+    return new ClientError(
+      'connect_failed',
+      `${where}: ${describeExit(exit, 'before it finished initializing')}`,
+      {
+        details: { exitCode: exit.code, signal: exit.signal, stderr: exit.stderrTail },
+        cause: error,
+      },
+    )
+  }
+  if (ClientError.isInstance(error) && error.code === 'timeout') {
+    return new ClientError(
+      'timeout',
+      `${where} did not finish initializing within ${describeLimit(timeoutMs)} (--connect-timeout)`,
+      {
+        details: { limit: 'connect', timeoutMs },
+        cause: error,
+      },
+    )
+  }
+  if (ClientError.isInstance(error)) return error
+  if (error instanceof RpcError) {
+    return new ClientError(
+      'protocol_error',
+      `${where} refused to initialize: ${error.message} (JSON-RPC ${error.code})`,
+      {
+        details: { rpcCode: error.code, data: error.data },
+        cause: error,
+      },
+    )
+  }
+  const status = (error as { code?: unknown }).code
+  const message = (error as Error)?.message ?? String(error)
+  if (typeof status === 'number' && rpcCode === undefined) {
+    const hint = status === 401 || status === 403 ? " (does it need --header 'Authorization: Bearer …'?)" : ''
+    return new ClientError('http_error', `${where}: HTTP ${status}${hint}${describeBody(error, message)}`, {
+      details: { status },
+      cause: error,
+    })
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  if (server.transport === 'http' && (cause?.code || /fetch failed/.test(message))) {
+    const reason = cause?.code === 'ECONNREFUSED' ? 'connection refused' : (cause?.message ?? message)
+    return new ClientError('connect_failed', `cannot connect to ${where}: ${reason}`, {
+      details: { errno: cause?.code },
+      cause: error,
+    })
+  }
+  return new ClientError('connect_failed', `${where}: ${message}`, { cause: error })
+}

@@ -1,0 +1,67 @@
+// What connect() takes besides the server: limits, environment and headers, hooks for traces,
+// stderr, diagnostics and logs, the protocol choice and its era cache, the answers to the
+// server's questions, OAuth, and the I/O injected by tests.
+
+import type { spawn as nodeSpawn } from 'node:child_process'
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
+import type { OAuthHookOptions } from './auth/oauth.js'
+import type { EraCache } from './era-cache.js'
+import type { InputHandler } from './input.js'
+import type { ProtocolChoice } from './negotiate.js'
+import type { ToolFilter } from './session-types.js'
+import type { TraceEntry } from './trace.js'
+
+export interface ConnectOptions {
+  /** How this client introduces itself (default mcp-kit). */
+  clientInfo?: { name: string; version: string }
+  /** Launch + initialize limit in ms (default 30 000: npx and uvx may download first). */
+  connectTimeoutMs?: number
+  /** Per-call limit in ms, reset by progress (default 60 000). */
+  callTimeoutMs?: number
+  /** Limit for the whole session in ms, connect included (`--max-time`). */
+  totalTimeoutMs?: number
+  signal?: AbortSignal
+  toolFilter?: ToolFilter
+  /** Extra environment for stdio servers (`--env`); wins over the spec's `env`. */
+  env?: Record<string, string>
+  /** The environment stdio servers inherit from (default process.env); only a minimal set is passed. */
+  parentEnv?: Readonly<Record<string, string | undefined>>
+  /** Parent variables (names or `*` globs) to pass to stdio servers (`--pass-env`). */
+  passEnv?: readonly string[]
+  /** Extra HTTP headers (`--header`); win over the spec's `headers`. */
+  headers?: Record<string, string>
+  /** Sent as `Authorization: Bearer …`. */
+  bearerToken?: string
+  cwd?: string
+  /** Largest message accepted from a server, in bytes (default 16 MiB): a stdio line, a JSON body, an SSE event. */
+  maxMessageBytes?: number
+  /** How long each stdio shutdown step waits (default 1000 ms). */
+  shutdownGraceMs?: number
+  /**
+   * Have a watchdog process end the stdio servers' trees should this process die without closing
+   * its sessions (SIGKILL, out of memory). Default true; POSIX only.
+   */
+  watchdog?: boolean
+  onTrace?: (entry: TraceEntry) => void
+  redactTraceArguments?: boolean
+  onStderr?: (line: string) => void
+  onDiagnostic?: (message: string) => void
+  onLog?: (message: LoggingMessageNotification['params']) => void
+  /** `auto` (default: 2026-07-28 if the server speaks it, else 2025-11-25), or one revision only. */
+  protocol?: ProtocolChoice
+  /** Answers the server's questions (elicitation, sampling, roots); decides what the client declares. */
+  input?: InputHandler
+  /** Where era verdicts are remembered between runs (default: a file in the user's cache directory). */
+  eraCache?: EraCache
+  /** How long the `server/discover` probe waits for an answer (default 10 s, at most the connect limit). */
+  probeTimeoutMs?: number
+  /**
+   * OAuth for HTTP servers that ask for it (401): where credentials are kept, a pre-registered
+   * client or a Client ID Metadata Document, and how to log in (an Authorizer; without one a
+   * server that needs a login fails with `auth_required`). A static Authorization header wins.
+   */
+  oauth?: Omit<OAuthHookOptions, 'serverUrl' | 'fetch'>
+  /** Injected for tests. */
+  spawn?: typeof nodeSpawn
+  fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>
+}

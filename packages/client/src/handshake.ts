@@ -1,0 +1,87 @@
+// The first exchange on a transport connect() opened: a Connection whose server notifications
+// and requests reach the session once it exists (list changes, logs, questions), then the era
+// negotiated (negotiate.ts) and remembered in the era cache.
+
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
+import type { ConnectOptions } from './connect-options.js'
+import { Connection } from './connection.js'
+import type { EraCache } from './era-cache.js'
+import { ClientError } from './errors.js'
+import { answerInput, capabilitiesOf } from './input.js'
+import type { MessageTransport } from './message-transport.js'
+import { type Negotiated, negotiate } from './negotiate.js'
+import type { ServerSpec } from './server-spec.js'
+import type { Session } from './session.js'
+import type { TransportKind } from './session-types.js'
+
+const defaultClientInfo = { name: 'mcp-kit', version: '0.1.0' }
+
+export interface Attempt {
+  transport: MessageTransport
+  kind: TransportKind
+}
+
+export interface Initialized {
+  connection: Connection
+  negotiated: Negotiated
+  closed: Promise<void>
+  /** Set once the session exists: list changes and refusals reach it. */
+  session: { current?: Session }
+}
+
+export async function initialize(
+  attempt: Attempt,
+  server: ServerSpec,
+  options: ConnectOptions,
+  timeoutMs: number,
+  eraCache: EraCache,
+): Promise<Initialized> {
+  // Set before negotiating, so a list_changed arriving early is not lost.
+  const session: { current?: Session } = {}
+  let resolveClosed: () => void = () => {}
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve
+  })
+  const onLog = options.onLog
+  const input = options.input
+  const connection = new Connection(attempt.transport, {
+    onClose: () => resolveClosed(),
+    onError: (error) => options.onDiagnostic?.(`transport: ${error.message}`),
+    onNotification: (method, params) => {
+      if (method === 'notifications/message' && onLog && params)
+        onLog(params as LoggingMessageNotification['params'])
+      else session.current?.receiveNotification(method, params)
+    },
+    // 2025-11-25 server-to-client requests: the same answers as 2026 input rounds.
+    onRequest: async (method, params) => {
+      try {
+        return await answerInput(
+          input,
+          { method, params },
+          { during: undefined, signal: options.signal ?? new AbortController().signal },
+        )
+      } catch (error) {
+        if (ClientError.isInstance(error) && error.code === 'input_required')
+          session.current?.failPending(error)
+        throw error
+      }
+    },
+  })
+  await connection.start()
+  const negotiated = await negotiate(connection, attempt.transport as never, {
+    choice: options.protocol ?? 'auto',
+    clientInfo: options.clientInfo ?? defaultClientInfo,
+    capabilities: capabilitiesOf(input),
+    timeoutMs,
+    // A stdio server that ignores unknown requests is legacy after a short wait; an HTTP server
+    // always answers, so there the probe gets the whole connect limit.
+    probeTimeoutMs:
+      attempt.kind === 'stdio' ? Math.min(options.probeTimeoutMs ?? 10_000, timeoutMs) : timeoutMs,
+    signal: options.signal,
+    remembered:
+      options.protocol === undefined || options.protocol === 'auto' ? eraCache.get(server) : undefined,
+    onDiagnostic: options.onDiagnostic,
+  })
+  if (options.protocol === undefined || options.protocol === 'auto') eraCache.set(server, negotiated.era)
+  return { connection, negotiated, closed, session }
+}

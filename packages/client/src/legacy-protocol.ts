@@ -1,0 +1,70 @@
+// The 2025-11-25 side of a Connection: the protocol versions this client speaks in an
+// `initialize`d session, what a server's initialize answer must hold to be used, and the answers
+// to the server's own requests (ping, and the questions the owner's handler answers).
+
+import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
+import { ClientError } from './errors.js'
+
+/** Protocol versions this client speaks, newest first (kept equal to the SDK's list by a test). */
+export const supportedProtocolVersions = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+] as const
+export const latestProtocolVersion = supportedProtocolVersions[0]
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Throws protocol_error for an invalid initialize result or a version this client does not speak. */
+export function checkInitializeResult(result: InitializeResult): void {
+  if (
+    !isObject(result) ||
+    typeof result.protocolVersion !== 'string' ||
+    !isObject(result.capabilities) ||
+    !isObject(result.serverInfo)
+  ) {
+    throw new ClientError('protocol_error', 'the server sent an invalid initialize result')
+  }
+  if (!(supportedProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
+    throw new ClientError(
+      'protocol_error',
+      `the server speaks MCP ${result.protocolVersion}, which this client does not support (it speaks ${supportedProtocolVersions.join(', ')})`,
+    )
+  }
+}
+
+/** Requests from the server (2025-11-25): ping, and the questions the owner's handler answers. */
+export async function answerServerRequest(
+  transport: { send(message: JSONRPCMessage): Promise<void> },
+  events: {
+    onRequest?: (
+      method: string,
+      params: Record<string, unknown> | undefined,
+    ) => Promise<Record<string, unknown>>
+  },
+  id: unknown,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Promise<void> {
+  let response: Record<string, unknown>
+  if (method === 'ping') response = { jsonrpc: '2.0', id, result: {} }
+  else if (events.onRequest === undefined) {
+    response = {
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32601, message: `Method not found: this client does not offer ${method}` },
+    }
+  } else {
+    try {
+      response = { jsonrpc: '2.0', id, result: await events.onRequest(method, params) }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      response = { jsonrpc: '2.0', id, error: { code: -32603, message } }
+    }
+  }
+  await transport.send(response as JSONRPCMessage).catch(() => {})
+}

@@ -1,0 +1,22 @@
+// The transport a Connection drives: the MCP SDK's Transport shape, plus the extras the client's
+// own transports offer (per-request headers, cancelling one request, a login in progress, a
+// request failed in the transport). The stdio and HTTP transports implement it.
+
+import type { JSONRPCMessage } from '@modelcontextprotocol/client'
+
+/** The transport a Connection drives (the SDK's Transport shape, plus optional HTTP extras). */
+export interface MessageTransport {
+  start(): Promise<void>
+  send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void>
+  close(): Promise<void>
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  setProtocolVersion?: (version: string) => void
+  /** 2026-07-28 over HTTP: cancel one request by closing its response stream. */
+  abortRequest?: (id: number) => void
+  /** True while the transport runs a login (OAuth): request timers wait for it. */
+  authenticating?: () => boolean
+  /** Set by the Connection: a request failed in the transport (a broken stream, a message too large). */
+  onrequestfailed?: ((id: number | string, error: Error) => void) | undefined
+}

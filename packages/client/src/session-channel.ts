@@ -1,0 +1,189 @@
+// One session's (or one borrower's) way to the server over the shared connection: each request
+// with the per-call timeout (reset by progress), the session's total limit and signal, and a
+// borrower's own cancellation; 2026-07-28 input rounds; failures turned into ClientErrors that
+// name the request (session-errors.ts); and how the session ends.
+
+import type { Connection } from './connection.js'
+import type { Era } from './era-cache.js'
+import { ClientError } from './errors.js'
+import { withInputRounds } from './input-rounds.js'
+import type { MessageTransport } from './message-transport.js'
+import type { ProcessTransport } from './process-transport.js'
+import { describeExit, describeLimit, normalizeError } from './session-errors.js'
+import type { CallOptions, SessionOptions, TransportKind } from './session-types.js'
+
+export const neverAborted: AbortSignal = new AbortController().signal
+
+export class SessionChannel {
+  readonly connection: Connection
+  readonly transport: MessageTransport
+  readonly transportKind: TransportKind
+  readonly era: Era
+  readonly options: SessionOptions
+  /** Aborted when a limit of this session (or borrower) fires: wakes its task followers. */
+  readonly limits = new AbortController()
+  /** A borrower's own cancellation (undefined for the session itself, which cancels everything). */
+  readonly #borrowed: AbortController | undefined
+  readonly #stopWatching: () => void
+  #stopReason: ClientError | undefined
+  #closing: Promise<void> | undefined
+
+  constructor(
+    connection: Connection,
+    transport: MessageTransport,
+    transportKind: TransportKind,
+    era: Era,
+    options: SessionOptions,
+    borrowed: boolean,
+  ) {
+    this.connection = connection
+    this.transport = transport
+    this.transportKind = transportKind
+    this.era = era
+    this.options = options
+    this.#borrowed = borrowed ? new AbortController() : undefined
+    if (!borrowed) connection.closeReason = () => this.lostConnection()
+    this.#stopWatching = this.#watchLimits()
+  }
+
+  /** The server's process, for stdio sessions (pid, exit status, stderr tail). */
+  get process(): ProcessTransport | undefined {
+    return this.transportKind === 'stdio' ? (this.transport as ProcessTransport) : undefined
+  }
+
+  /** True when calls mirror x-mcp-header arguments into Mcp-Param headers (2026 over HTTP). */
+  get mirrorsHeaders(): boolean {
+    return this.era === 'modern' && this.transportKind === 'streamable-http'
+  }
+
+  /** Why a limit of this session (or borrower) stopped it, once one did. */
+  get stopReason(): ClientError | undefined {
+    return this.#stopReason
+  }
+
+  /** Runs one request with the per-call timeout (reset by progress), the session limits and cancellation. */
+  async request(
+    what: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    headers?: Record<string, string>,
+  ): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs
+    if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs)
+    try {
+      return await this.connection.request(method, params, {
+        timeoutMs,
+        onProgress: options.onProgress,
+        signal: this.withOwn(options.signal),
+        headers,
+      })
+    } catch (error) {
+      throw this.failure(error, what, timeoutMs, options.signal)
+    }
+  }
+
+  /** A request that may answer `input_required` (2026-07-28), run through its input rounds. */
+  rounds(
+    what: string,
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    headers?: Record<string, string>,
+  ): Promise<unknown> {
+    return withInputRounds(
+      what,
+      params,
+      (round) => this.request(what, method, round, options, headers),
+      this.options.input,
+      this.withOwn(options.signal ?? this.options.signal) ?? neverAborted,
+    )
+  }
+
+  /** Whatever a request ran into, as a ClientError that names the request. */
+  failure(error: unknown, what: string, timeoutMs: number, signal: AbortSignal | undefined): ClientError {
+    return normalizeError(error, {
+      what,
+      timeoutMs,
+      signal,
+      process: this.process,
+      connectionClosed: this.connection.closed,
+      lostConnection: () => this.lostConnection(),
+    })
+  }
+
+  /** A borrower's requests also end with its own cancellation (one signal for the connection to watch). */
+  withOwn(signal: AbortSignal | undefined): AbortSignal | undefined {
+    const own = this.#borrowed?.signal
+    if (own === undefined) return signal
+    return signal === undefined ? own : AbortSignal.any([signal, own])
+  }
+
+  /** Cancels every call in flight with `reason` (a borrower's calls only, for a borrower). */
+  failPending(reason: ClientError): void {
+    if (this.#borrowed) this.#borrowed.abort(reason)
+    else this.connection.cancelAll(reason)
+  }
+
+  /** Why the connection went away: we closed it, or the server exited (with its last words). */
+  lostConnection(): ClientError {
+    if (this.#closing) return new ClientError('cancelled', 'the session was closed')
+    const exit = this.process?.exit
+    if (!exit) return new ClientError('connect_failed', 'the connection to the server was lost')
+    return new ClientError('server_exited', describeExit(exit, 'during the request'), {
+      details: { exitCode: exit.code, signal: exit.signal, stderr: exit.stderrTail },
+    })
+  }
+
+  /** Ends a borrower's requests; for the session itself, closes the connection (and the server). */
+  close(): Promise<void> {
+    if (this.#borrowed) {
+      this.#closing ??= Promise.resolve().then(() => {
+        this.#stopWatching()
+        this.#borrowed?.abort(new ClientError('cancelled', 'the session was closed'))
+      })
+      return this.#closing
+    }
+    this.#closing ??= (async () => {
+      this.#stopWatching()
+      // An HTTP session is ended on the server too (DELETE), so it does not linger until it expires.
+      const terminate = (this.transport as { terminateSession?: () => Promise<void> }).terminateSession
+      if (this.transportKind === 'streamable-http' && terminate && !this.connection.closed) {
+        await terminate.call(this.transport).catch(() => {})
+      }
+      await this.connection.close().catch(() => {})
+    })()
+    return this.#closing
+  }
+
+  /** One listener on the caller's signal and one timer for the deadline, for all requests. */
+  #watchLimits(): () => void {
+    const stop = (reason: ClientError) => {
+      this.#stopReason ??= reason
+      if (this.#borrowed) this.#borrowed.abort(reason)
+      else this.connection.cancelAll(reason)
+      this.limits.abort(reason)
+    }
+    const signal = this.options.signal
+    const onAbort = () => stop(new ClientError('cancelled', 'cancelled'))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const deadline = this.options.deadline
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              stop(
+                new ClientError('timeout', 'the total time limit (--max-time) was reached', {
+                  details: { limit: 'total' },
+                }),
+              ),
+            Math.max(0, deadline - Date.now()),
+          )
+    timer?.unref()
+    return () => {
+      signal?.removeEventListener('abort', onAbort)
+      clearTimeout(timer)
+    }
+  }
+}

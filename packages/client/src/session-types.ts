@@ -1,0 +1,100 @@
+// The types around a session: what its methods take and give (list and call options, progress,
+// a tool call's start, cache hints), what a borrower of a shared session sets for itself, the
+// options a session runs with, and what its borrowers share with it.
+
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import type { InputHandler } from './input.js'
+import type { ParamHeaderIndex } from './input-rounds.js'
+import type { TaskState } from './tasks.js'
+import type { TraceEntry } from './trace.js'
+import type { WatchedNotification } from './watch.js'
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
+
+/** null = every tool, [] = none, names = only those. */
+export type ToolFilter = readonly string[] | null
+
+export interface Progress {
+  progress: number
+  total?: number
+  message?: string
+}
+
+export interface ListOptions {
+  /** Stop fetching pages once at least this many items are in. */
+  limit?: number
+}
+
+export interface CallOptions {
+  /** Per-call timeout in ms, reset whenever the server reports progress (default: the session's). */
+  timeoutMs?: number
+  signal?: AbortSignal
+  onProgress?: (progress: Progress) => void
+  /**
+   * Called when a tool call became a task (the server handed out a task instead of the result),
+   * and with each new state of it (status, status message) while the session follows it.
+   */
+  onTask?: (task: TaskState) => void
+  /**
+   * 2025-11-25: run a tool that offers tasks (`execution.taskSupport: optional`) as a task (tools
+   * that require one always are). Under 2026-07-28 the server decides.
+   */
+  preferTask?: boolean
+}
+
+/** What `startTool` gives: the result, when the server answered at once, or the task to follow. */
+export type ToolStart = { kind: 'result'; result: CallToolResult } | { kind: 'task'; task: TaskState }
+
+/**
+ * Options of one borrower of a shared session (`Session.borrow`): its own limits, cancellation,
+ * traces and answers to the server's questions. The tools filter stays the session's.
+ */
+export interface BorrowOptions {
+  /** Per-call limit in ms, reset by progress (default: the session's). */
+  callTimeoutMs?: number
+  /** A limit for everything this borrower does, in ms from now (`--max-time`). */
+  totalTimeoutMs?: number
+  /** Aborting cancels this borrower's requests, and only those. */
+  signal?: AbortSignal
+  onTrace?: (entry: TraceEntry) => void
+  redactTraceArguments?: boolean
+  /** Answers 2026-07-28 input rounds of this borrower's requests. */
+  input?: InputHandler
+  onDiagnostic?: (message: string) => void
+  /**
+   * Runs each tools/call, e.g. after waiting for a free call slot of a server that takes one call
+   * at a time; `signal` aborts when the borrower gives up (Ctrl-C, --max-time).
+   */
+  schedule?: <T>(call: () => Promise<T>, signal: AbortSignal) => Promise<T>
+}
+
+export interface SessionOptions {
+  callTimeoutMs: number
+  /** A deadline for everything the session does (`--max-time`), as an absolute time in ms. */
+  deadline: number | undefined
+  signal: AbortSignal | undefined
+  toolFilter: ToolFilter
+  onTrace: ((entry: TraceEntry) => void) | undefined
+  redactTraceArguments: boolean
+  /** Answers the server's questions (elicitation, sampling, roots), in both eras. */
+  input: InputHandler | undefined
+  onDiagnostic: ((message: string) => void) | undefined
+  schedule?: BorrowOptions['schedule']
+}
+
+/** What the borrowers of a session share with it: the server's lists and the watchers of its notifications. */
+export interface SharedState {
+  readonly hints: Map<string, CacheHint>
+  tools: Promise<Tool[]> | undefined
+  paramHeaders: ParamHeaderIndex | undefined
+  outputSchemas: Map<string, unknown>
+  readonly watchers: Set<(notification: WatchedNotification) => void>
+  /** Followers of tasks, woken by the server's notices about them (by task id). */
+  readonly taskNotices: Map<string, Set<() => void>>
+}
+
+/** A 2026-07-28 cache hint of a list or discover result. */
+export interface CacheHint {
+  ttlMs: number
+  scope: string
+}

@@ -1,0 +1,48 @@
+// How a session watches its server for changes (watch.ts says what is reported): 2026-07-28 a
+// `subscriptions/listen` request held open on the channel; 2025-11-25 the notifications the
+// session receives anyway, plus `resources/subscribe` for the resources named.
+
+import type { SessionChannel } from './session-channel.js'
+import { neverAborted } from './session-channel.js'
+import type { WatchedNotification, WatchOptions } from './watch.js'
+
+/** Reports change notifications until `options.signal` aborts or the connection ends (`closed`). */
+export async function watchChanges(
+  channel: SessionChannel,
+  watchers: Set<(notification: WatchedNotification) => void>,
+  closed: Promise<void>,
+  onNotification: (notification: WatchedNotification) => void,
+  options: WatchOptions,
+): Promise<void> {
+  const lists = options.lists ?? true
+  const resources = [...(options.resources ?? [])]
+  const signal = channel.withOwn(options.signal ?? channel.options.signal) ?? neverAborted
+  watchers.add(onNotification)
+  try {
+    if (channel.era === 'modern') {
+      const notifications: Record<string, unknown> = {}
+      if (lists) {
+        notifications.toolsListChanged = true
+        notifications.promptsListChanged = true
+        notifications.resourcesListChanged = true
+      }
+      if (resources.length > 0) notifications.resourceSubscriptions = resources
+      try {
+        await channel.connection.request('subscriptions/listen', { notifications }, { timeoutMs: 0, signal })
+      } catch (error) {
+        if (signal.aborted) return
+        throw channel.failure(error, 'subscriptions/listen', 0, signal)
+      }
+      return
+    }
+    for (const uri of resources)
+      await channel.request(`resources/subscribe '${uri}'`, 'resources/subscribe', { uri }, {})
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve()
+      signal.addEventListener('abort', () => resolve(), { once: true })
+      void closed.then(resolve)
+    })
+  } finally {
+    watchers.delete(onNotification)
+  }
+}
