@@ -53,7 +53,7 @@ export interface ConnectOptions {
   input?: InputHandler
   /** Where era verdicts are remembered between runs (default: a file in the user's cache directory). */
   eraCache?: EraCache
-  /** How long the `server/discover` probe waits for an answer (default 10 s, at most the connect limit). */
+  /** How long a stdio server's `server/discover` probe waits for an answer (default 10 s; at most half the connect limit, which also bounds an HTTP probe). */
   probeTimeoutMs?: number
   /**
    * OAuth for HTTP servers that ask for it (401): where credentials are kept, a pre-registered

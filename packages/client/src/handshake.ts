@@ -73,10 +73,12 @@ export async function initialize(
     clientInfo: options.clientInfo ?? defaultClientInfo,
     capabilities: capabilitiesOf(input),
     timeoutMs,
-    // A stdio server that ignores unknown requests is legacy after a short wait; an HTTP server
-    // always answers, so there the probe gets the whole connect limit.
-    probeTimeoutMs:
-      attempt.kind === 'stdio' ? Math.min(options.probeTimeoutMs ?? 10_000, timeoutMs) : timeoutMs,
+    // A server that does not answer the probe is taken for a 2025 one that ignores unknown
+    // requests, after at most half the connect limit (stdio: 10 s), so initialize gets the rest.
+    probeTimeoutMs: Math.min(
+      attempt.kind === 'stdio' ? (options.probeTimeoutMs ?? 10_000) : timeoutMs,
+      timeoutMs / 2,
+    ),
     signal: options.signal,
     remembered:
       options.protocol === undefined || options.protocol === 'auto' ? eraCache.get(server) : undefined,

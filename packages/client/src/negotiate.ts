@@ -33,8 +33,9 @@ export interface NegotiateOptions {
   choice: ProtocolChoice
   clientInfo: { name: string; version: string }
   capabilities: Record<string, unknown>
+  /** The whole negotiation's limit: probe and initialize together. */
   timeoutMs: number
-  /** How long the `server/discover` probe waits before deciding "legacy". */
+  /** How long the `server/discover` probe waits before deciding "legacy" (at most what is left of timeoutMs). */
   probeTimeoutMs: number
   signal?: AbortSignal
   /** The remembered verdict for this server, if any. */
@@ -138,6 +139,10 @@ export async function negotiate(
   transport: EraTransport,
   options: NegotiateOptions,
 ): Promise<Negotiated> {
+  // One limit for the whole negotiation (the connect timeout): a probe that got no answer leaves
+  // what is left of it to initialize, so a server that never answers fails within the limit.
+  const deadline = Date.now() + options.timeoutMs
+  const left = () => Math.max(1, deadline - Date.now())
   // 2026-07-28 requests declare the tasks extension: sessions follow the tasks servers hand out.
   const extensions = (options.capabilities as { extensions?: Record<string, unknown> }).extensions
   const envelope = (version: string): Envelope => ({
@@ -166,7 +171,7 @@ export async function negotiate(
       transport,
       envelope(modernProtocolVersions[0]),
       options,
-      options.probeTimeoutMs,
+      Math.min(options.probeTimeoutMs, left()),
     )
   } catch (error) {
     if (options.signal?.aborted) throw error
@@ -176,8 +181,7 @@ export async function negotiate(
       // A modern server refused the version: retry once with one both speak (even the same one,
       // should the server have refused it only this time).
       const common = offered.find(isModernVersion)
-      if (common !== undefined)
-        return discover(connection, transport, envelope(common), options, options.timeoutMs)
+      if (common !== undefined) return discover(connection, transport, envelope(common), options, left())
       options.onDiagnostic?.(
         `the server speaks ${offered.join(', ') || 'no version'} of the modern era; trying initialize`,
       )
@@ -196,6 +200,6 @@ export async function negotiate(
       options.onDiagnostic?.(`server/discover: ${why}; speaking 2025-11-25 (initialize)`)
     }
     connection.useEnvelope(undefined)
-    return initialize(connection, transport, options)
+    return initialize(connection, transport, { ...options, timeoutMs: left() })
   }
 }

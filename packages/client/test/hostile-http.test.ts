@@ -125,3 +125,46 @@ describe('a hostile server over the legacy HTTP+SSE transport (2024-11-05)', () 
     }
   })
 })
+
+describe('a server that never answers', () => {
+  // The connect limit covers the server/discover probe and the initialize that follows it when
+  // the probe gets no answer. Before, each had the whole limit: failing took twice the limit.
+  const limitMs = 2000
+  const transports = {
+    http: async () => {
+      const server = await startRawServer(() => {})
+      return { spec: { transport: 'http' as const, url: server.url }, close: () => server.close() }
+    },
+    stdio: async () => ({
+      spec: {
+        transport: 'stdio' as const,
+        command: process.execPath,
+        args: ['-e', 'process.stdin.resume()'],
+      },
+      close: async () => {},
+    }),
+  }
+  for (const [name, open] of Object.entries(transports)) {
+    it(`${name}: fails with a timeout within the connect limit, having tried the probe and then initialize`, async () => {
+      const server = await open()
+      const diagnostics: string[] = []
+      try {
+        const started = performance.now()
+        const failure = await failureOf(
+          connect(server.spec, {
+            connectTimeoutMs: limitMs,
+            eraCache: noEraCache,
+            onDiagnostic: (message) => diagnostics.push(message),
+          }),
+        )
+        const elapsed = performance.now() - started
+        expect(failure.code).toBe('timeout')
+        expect(diagnostics).toContain('server/discover: no answer in time; speaking 2025-11-25 (initialize)')
+        // An upper bound only, with a wide margin: twice the limit is what this guards against.
+        expect(elapsed).toBeLessThan(limitMs * 1.75)
+      } finally {
+        await server.close()
+      }
+    })
+  }
+})
