@@ -18,6 +18,14 @@ function describeBody(error: unknown, message: string): string {
   return line === '' ? '' : `: ${line}`
 }
 
+/** Why a redirect answer is an error: which redirects the transport follows (http/redirects.ts). */
+function redirectHint(error: unknown, status: number): string {
+  if (status < 300 || status > 399 || !(error instanceof HttpStatusError)) return ''
+  const location = error.headers.get('location')
+  if (location === null) return ''
+  return ` (a redirect to ${location.slice(0, 200)}, not followed: only 307 and 308 redirects within the same origin are, at most 5 in a row; use the new address if you trust it)`
+}
+
 function describeLimit(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`
 }
@@ -72,7 +80,10 @@ export async function connectError(
   const status = (error as { code?: unknown }).code
   const message = (error as Error)?.message ?? String(error)
   if (typeof status === 'number' && rpcCode === undefined) {
-    const hint = status === 401 || status === 403 ? " (does it need --header 'Authorization: Bearer …'?)" : ''
+    const hint =
+      status === 401 || status === 403
+        ? " (does it need --header 'Authorization: Bearer …'?)"
+        : redirectHint(error, status)
     return new ClientError('http_error', `${where}: HTTP ${status}${hint}${describeBody(error, message)}`, {
       details: { status },
       cause: error,

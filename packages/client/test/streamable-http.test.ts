@@ -386,6 +386,20 @@ describe('redirects', () => {
     expect(failure).toMatchObject({ status: 307 })
     expect(elsewhere.requests).toEqual([])
   })
+
+  it('a redirect not followed is reported with where it points and why (it was only "HTTP 302")', async () => {
+    const server = await rawServer((_seen, response) => {
+      response.writeHead(302, { location: 'https://mcp.example.com/v2/mcp' }).end()
+    })
+    const failure = await connect({ transport: 'http', url: server.url }, { eraCache: noEraCache }).catch(
+      (error) => error,
+    )
+    expect(failure).toMatchObject({
+      code: 'http_error',
+      message: `${server.url}: HTTP 302 (a redirect to https://mcp.example.com/v2/mcp, not followed: only 307 and 308 redirects within the same origin are, at most 5 in a row; use the new address if you trust it)`,
+      details: { status: 302 },
+    })
+  })
 })
 
 it('a session over Streamable HTTP loads no MCP SDK code and, without a proxy, no undici (start-up time)', async () => {
