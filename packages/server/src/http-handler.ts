@@ -95,6 +95,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     maxSessions,
     maxSessionsPerClient: options.maxSessionsPerClient ?? Math.max(1, Math.floor(maxSessions / 4)),
     idleMs: options.sessionIdleMs ?? 600_000,
+    dropIdleWhenFull: !stateless && options.sharedSessions !== undefined,
     maxLifetimeMs: options.sessionMaxLifetimeMs ?? 24 * 60 * 60 * 1000,
     report,
     now: Date.now,

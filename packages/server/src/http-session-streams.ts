@@ -67,6 +67,11 @@ export class SessionStreams {
     return this.#log.standalone
   }
 
+  /** True while this instance holds the client's standalone GET stream. */
+  get holdsStandalone(): boolean {
+    return this.#sharedStandalone !== undefined || this.#log.standalone.live !== undefined
+  }
+
   /**
    * `open` for a session shared by several instances: the standalone stream comes from the
    * store, and a request stream written elsewhere is resumed from the store's copy.

@@ -81,6 +81,11 @@ export class HttpSessionTransport implements MessageTransport {
     this.#jsonHeaders = ['content-type', 'application/json', ...session]
   }
 
+  /** True while the client's standalone GET stream is held here. */
+  get holdsStandalone(): boolean {
+    return this.#streams.holdsStandalone
+  }
+
   get resumable(): boolean {
     return this.protocolVersion >= resumableSince
   }

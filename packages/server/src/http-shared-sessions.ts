@@ -71,6 +71,9 @@ export function shareSessions(options: {
         owner: record.owner,
       }
       link(transport, entry, record)
+      // A copy is made room for like a new session (an idle copy goes); if none can go, the
+      // session is served anyway: it exists, only its copy here is new.
+      sessions.makeRoom()
       pending = options
         .connect(entry)
         .then(() => entry)

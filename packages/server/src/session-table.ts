@@ -2,7 +2,9 @@
 // Mcp-Session-Id, closed when idle (no requests for the idle time; an open stream is not a
 // request) or too old, and capped twice: in all and per client, so one client cannot take every
 // slot. A session is its transport: closing the transport ends its streams and closes the
-// protocol server behind it.
+// protocol server behind it. When sessions live in a shared store (several instances), an entry
+// here is only this instance's copy: at the cap, the copy idle longest (no request running, no
+// stream held) is dropped to make room, and taken again from the store when next used.
 
 import type { HttpSessionTransport } from './http-session.js'
 
@@ -26,6 +28,8 @@ export interface SessionTableOptions {
   idleMs: number
   /** Close a session this long after it was created, busy or not (0: never). */
   maxLifetimeMs: number
+  /** Sessions live in a shared store: an idle entry may be dropped to make room (see above). */
+  dropIdleWhenFull?: boolean
   /** Diagnostics for the operator. */
   report(error: unknown): void
   now(): number
@@ -45,6 +49,8 @@ export interface SessionTable {
   /** Undefined when `clientKey` may open one more session (expired ones are swept first). */
   refusal(clientKey: string): SessionRefusal | undefined
   add(entry: SessionEntry): void
+  /** Shared sessions: drops the copies idle longest until the table is below its cap (if it can). */
+  makeRoom(): void
   /** Forgets a session whose protocol server closed (if `transport` is still the one under `id`). */
   forget(id: string, transport: HttpSessionTransport): void
   /** Closes a session: its open requests get an error answer and its streams end. */
@@ -103,6 +109,26 @@ export function createSessionTable(options: SessionTableOptions): SessionTable {
     return Math.max(1, Math.ceil((soonest - options.now()) / 1000))
   }
 
+  /** The entry idle longest that nothing uses now (no request, no stream held here). */
+  function idlest(): SessionEntry | undefined {
+    let found: SessionEntry | undefined
+    for (const entry of sessions.values()) {
+      const transport = entry.transport
+      if (transport.exchanges.size > 0 || transport.holdsStandalone) continue
+      if (found === undefined || transport.lastActivity < found.transport.lastActivity) found = entry
+    }
+    return found
+  }
+
+  function makeRoom(): void {
+    if (options.dropIdleWhenFull !== true) return
+    while (sessions.size >= options.maxSessions) {
+      const entry = idlest()
+      if (entry === undefined) return
+      close(entry)
+    }
+  }
+
   return {
     get size() {
       return sessions.size
@@ -116,6 +142,7 @@ export function createSessionTable(options: SessionTableOptions): SessionTable {
         sessions.size >= options.maxSessions ||
         (perClient.get(clientKey) ?? 0) >= options.maxSessionsPerClient
       if (full()) sweep()
+      if (full()) makeRoom()
       if (!full()) return undefined
       if ((perClient.get(clientKey) ?? 0) >= options.maxSessionsPerClient) {
         return {
@@ -134,6 +161,7 @@ export function createSessionTable(options: SessionTableOptions): SessionTable {
       sessions.set(entry.id, entry)
       perClient.set(entry.clientKey, (perClient.get(entry.clientKey) ?? 0) + 1)
     },
+    makeRoom,
     forget(id, transport) {
       const entry = sessions.get(id)
       if (entry?.transport === transport) remove(entry)

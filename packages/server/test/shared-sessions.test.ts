@@ -412,3 +412,35 @@ test.skipIf(redis === undefined)(
     }
   },
 )
+
+test.skipIf(redis === undefined)(
+  "at the session cap, an instance drops its idle copies of other instances' sessions instead of refusing new ones",
+  async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const open = async () => {
+      const store = await redisStore({ url: redisUrl, prefix, connectTimeoutMs: 3000 })
+      stores.push(store)
+      return serve(registry(), { store, maxSessions: 2, maxSessionsPerClient: 10 })
+    }
+    const [a, b] = [await open(), await open()]
+    const call = (url: string, headers: Record<string, string>) =>
+      post(
+        url,
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+        headers,
+      )
+    // Two sessions opened on A, each used once on B: B now holds a copy of both (its cap).
+    const first = await initialize(a.url)
+    const second = await initialize(a.url)
+    for (const session of [first, second]) expect((await call(b.url, session.headers)).status).toBe(200)
+    // Before, B refused every new session (503) while it held those copies.
+    const third = await initialize(b.url)
+    expect((await call(b.url, third.headers)).status).toBe(200)
+    // The copy B dropped is taken from the store again when the session comes back to B.
+    for (const session of [first, second, third]) {
+      const answer = await call(b.url, session.headers)
+      expect(answer.status).toBe(200)
+      expect(answer.text).toContain(session.sessionId)
+    }
+  },
+)
