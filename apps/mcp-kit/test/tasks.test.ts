@@ -69,6 +69,20 @@ describe('a served registry whose tools run as tasks (2026-07-28)', () => {
     expect(records(plain.stdout)).toEqual([{ type: 'text', text: 'waited' }])
   })
 
+  it('serve --task-max: past the bound a tool that requires tasks is refused, saying why; room again once one ends', async () => {
+    const bounded = await startServe([registry, '--port', '0', '--task-max', '1'])
+    const reference = `mcp+${bounded.url}`
+    const held = records((await runCli(['cat', `${reference}?tool=hold`, '--detach'])).stdout)[0] as {
+      taskId: string
+    }
+    const refused = await runCli(['cat', `${reference}?tool=hold`, '--detach'])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('too many tasks running on this server (limit 1); retry later')
+    expect((await runCli(['task', 'cancel', reference, held.taskId])).code).toBe(0)
+    const again = await runCli(['cat', `${reference}?tool=hold`, '--detach'])
+    expect(records(again.stdout)).toEqual([expect.objectContaining({ status: 'working' })])
+  })
+
   it('--detach refuses a stdio server: its tasks end with the command', async () => {
     const result = await runCli(['cat', `mcp+node://${registry}?tool=crunch`, '--detach'])
     expect(result.code).toBe(2)

@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client'
 import { describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry.js'
+import { TaskManager } from '../src/tasks/task-manager.js'
 import { memoryTaskStore } from '../src/tasks/task-store.js'
 import { eventually, parseEvents, post, serve, stop } from './helpers.js'
 
@@ -465,5 +466,54 @@ describe("the SDK's tasks client (@modelcontextprotocol/ext-tasks on the SDK v2 
       await session.close()
       await client.close()
     }
+  })
+
+  test('at the bound of running tasks: an optional task tool answers in the request, a required one is refused', async () => {
+    const held = gate()
+    let entered = 0
+    const registry = createToolRegistry()
+      .tool({
+        name: 'hold',
+        taskSupport: 'optional',
+        handler: async () => {
+          entered += 1
+          await held.opened
+          return 'released'
+        },
+      })
+      .tool({ name: 'must', taskSupport: 'required', handler: () => 'ran as a task' })
+    const server = await serve(registry, { tasks: { maxRunning: 2 } })
+    const running = [await startTask(server.url, 'hold'), await startTask(server.url, 'hold')]
+    // Before, every call became a task, without bound: a client could start work without end.
+    const refused = await rpc(server.url, 'tools/call', { name: 'must', arguments: {} })
+    expect(refused.error).toMatchObject({
+      code: -32000,
+      message: 'too many tasks running on this server (limit 2); retry later',
+    })
+    const inRequest = rpc(server.url, 'tools/call', { name: 'hold', arguments: {} })
+    await eventually(() => entered === 3)
+    held.open()
+    expect((await inRequest).result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'released' }],
+    })
+    for (const taskId of running)
+      await eventually(async () => (await getTask(server.url, taskId)).status === 'completed')
+    // Room again: the required tool runs as a task.
+    const created = await rpc(server.url, 'tools/call', { name: 'must', arguments: {} })
+    expect(created.result).toMatchObject({ resultType: 'task' })
+    await stop(server)
+  })
+
+  test('one authenticated caller may run a quarter of the bound; others still get tasks', async () => {
+    const manager = new TaskManager({ maxRunning: 8 })
+    const start = (principal: string) =>
+      manager.create({ method: 'tools/call', name: 'hold', principal }, new AbortController())
+    await start('alice')
+    await start('alice')
+    expect(manager.refusal('alice')).toBe('too many tasks running for this caller (limit 2); retry later')
+    expect(manager.refusal('bob')).toBeUndefined()
+    expect(manager.refusal(undefined)).toBeUndefined()
+    await manager.close(0)
   })
 })

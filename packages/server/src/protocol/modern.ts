@@ -222,7 +222,9 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     )
     const plan =
       request.method === 'tools/call'
-        ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs)
+        ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs, () =>
+            tasks.refusal(principal),
+          )
         : 'request'
     const init: RequestContextInit = {
       signal: io.signal,

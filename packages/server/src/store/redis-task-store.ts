@@ -191,31 +191,32 @@ export function redisTaskStore(
     watch(listener, wants) {
       const watcher = { listener, wants }
       watchers.add(watcher)
-      subscribed ??= pubsub
-        .subscribe(channel, (message) => {
-          let notice: { taskId?: unknown; writer?: unknown } | null
-          try {
-            notice = JSON.parse(message) as typeof notice
-          } catch {
-            return
-          }
-          const taskId = notice?.taskId
-          if (notice?.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
-          // A write made elsewhere, to a task some watcher here follows: read what it wrote (or
-          // a later state: replies come in order, so nobody is told an older one after a newer).
-          commands.get(keyOf(taskId)).then(
-            (text) => {
-              if (text === null) return
-              const record = JSON.parse(text) as TaskRecord
-              if (known.has(taskId)) remember(record, text)
-              tell(record)
-            },
-            () => {},
-          )
-        })
-        .catch(() => {
-          subscribed = undefined
-        })
+      if (subscribed === undefined)
+        subscribed = pubsub
+          .subscribe(channel, (message) => {
+            let notice: { taskId?: unknown; writer?: unknown } | null
+            try {
+              notice = JSON.parse(message) as typeof notice
+            } catch {
+              return
+            }
+            const taskId = notice?.taskId
+            if (notice?.writer === writer || typeof taskId !== 'string' || wanted(taskId).length === 0) return
+            // A write made elsewhere, to a task some watcher here follows: read what it wrote (or
+            // a later state: replies come in order, so nobody is told an older one after a newer).
+            commands.get(keyOf(taskId)).then(
+              (text) => {
+                if (text === null) return
+                const record = JSON.parse(text) as TaskRecord
+                if (known.has(taskId)) remember(record, text)
+                tell(record)
+              },
+              () => {},
+            )
+          })
+          .catch(() => {
+            subscribed = undefined
+          })
       return () => watchers.delete(watcher)
     },
   }

@@ -9,6 +9,7 @@
 // progress the task's status message.
 
 import type { ClientCapabilities } from '../context.js'
+import { rpcCodes, ServerError } from '../errors.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
 import type { ToolDefinition } from '../registry-types.js'
 import { TaskInputChannel } from './task-input.js'
@@ -28,12 +29,20 @@ export function planToolCall(
   tool: ToolDefinition | undefined,
   capabilities: ClientCapabilities,
   afterMs?: number,
+  refusal?: () => string | undefined,
 ): TaskPlan {
   const lent = tool !== undefined && tool.taskSupport === undefined && afterMs !== undefined
   const support = lent ? 'optional' : (tool?.taskSupport ?? 'forbidden')
   if (support === 'forbidden') return 'request'
   if (!declaresTasks(capabilities)) {
     if (support === 'required') throw tasksNotDeclared(`the tool '${tool?.name}'`)
+    return 'request'
+  }
+  // At the bound of running tasks: answered in the request when the tool allows it.
+  const refused = refusal?.()
+  if (refused !== undefined) {
+    if (support === 'required')
+      throw new ServerError('server_error', refused, { details: { rpcCode: rpcCodes.transportError } })
     return 'request'
   }
   return { start: lent ? (afterMs as number) : (tool?.taskStart ?? 'call') }

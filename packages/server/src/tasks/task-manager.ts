@@ -35,6 +35,14 @@ export interface TaskOptions {
    * than this many ms become tasks, for clients that declared the extension (default: none).
    */
   afterMs?: number
+  /**
+   * The most tasks running in this instance at once (default 1000), and for one authenticated
+   * caller (default a quarter of that). A task outlives its request, so without a bound one
+   * client could start work without end over a few connections. Past it, a tool whose tasks are
+   * optional answers in the request (bounded by connections); one that requires them is refused.
+   */
+  maxRunning?: number
+  maxRunningPerPrincipal?: number
 }
 
 interface LocalTask {
@@ -58,6 +66,8 @@ export class TaskManager {
   readonly #keepMs: number
   readonly #pollIntervalMs: number
   readonly #leaseMs: number
+  readonly #maxRunning: number
+  readonly #maxRunningPerPrincipal: number
   readonly #report: ((error: Error) => void) | undefined
   readonly #local = new Map<string, LocalTask>()
   /** Called when the last task running here ended (shutdown waits for it). */
@@ -76,6 +86,9 @@ export class TaskManager {
     this.#keepMs = options.keepMs ?? 3_600_000
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000
     this.#leaseMs = options.leaseMs ?? 30_000
+    this.#maxRunning = options.maxRunning ?? 1000
+    this.#maxRunningPerPrincipal =
+      options.maxRunningPerPrincipal ?? Math.max(1, Math.floor(this.#maxRunning / 4))
     this.#report = report
     this.#unwatch = this.store.watch(
       (record) => {
@@ -164,6 +177,18 @@ export class TaskManager {
       }
     })()
     return local.writing
+  }
+
+  /** Why this instance cannot start another task for `principal` now, or undefined when it can. */
+  refusal(principal: string | undefined): string | undefined {
+    if (this.#local.size >= this.#maxRunning)
+      return `too many tasks running on this server (limit ${this.#maxRunning}); retry later`
+    if (principal === undefined || this.#local.size < this.#maxRunningPerPrincipal) return undefined
+    let mine = 0
+    for (const local of this.#local.values()) if (local.record.principal === principal) mine += 1
+    return mine >= this.#maxRunningPerPrincipal
+      ? `too many tasks running for this caller (limit ${this.#maxRunningPerPrincipal}); retry later`
+      : undefined
   }
 
   /** Whether the task's work runs in this process and has not ended. */

@@ -91,6 +91,11 @@ export function builder(yargs: Argv) {
       describe:
         'Seconds an instance vouches for a task it runs between renewals; with --store, another instance fails the task once its owner stops renewing for that long (default 30, at least 1)',
     })
+    .option('task-max', {
+      type: 'number',
+      describe:
+        'Tasks running in this instance at once (default 1000; a quarter of it per signed-in caller); past it, calls are answered in the request, or refused where a tool requires tasks',
+    })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
       type: 'string',

@@ -20,6 +20,7 @@ export interface ServeArguments {
   taskKeep?: number
   taskAfter?: number
   taskLease?: number
+  taskMax?: number
   eager?: boolean
   idleStop?: number
   verbose?: boolean
@@ -150,7 +151,8 @@ function readTokenFile(path: string, io: Io): string {
  * `--task-keep`: how long a finished task (its result too) stays readable; `--task-after`: calls
  * of tools that do not declare `taskSupport` become tasks after that long; `--task-lease`: how
  * long the instance running a task vouches for it between renewals (on a shared store, the time
- * after which a task whose instance died is failed). Both transports.
+ * after which a task whose instance died is failed); `--task-max`: the most tasks running in
+ * this instance at once. Both transports.
  */
 export function taskOptions(args: ServeArguments): HttpServerOptions['tasks'] {
   const keepMs = seconds(args.taskKeep, '--task-keep', true)
@@ -159,8 +161,10 @@ export function taskOptions(args: ServeArguments): HttpServerOptions['tasks'] {
   // Renewals come every third of the lease; under a second the lease would outrun a busy loop.
   if (leaseMs !== undefined && leaseMs < 1000)
     throw new CliError('usage', '--task-lease must be at least 1 second')
-  if (keepMs === undefined && afterMs === undefined && leaseMs === undefined) return undefined
-  return { keepMs, afterMs, leaseMs }
+  const maxRunning = wholeNumber(args.taskMax, '--task-max')
+  if (keepMs === undefined && afterMs === undefined && leaseMs === undefined && maxRunning === undefined)
+    return undefined
+  return { keepMs, afterMs, leaseMs, maxRunning }
 }
 
 export function httpOptions(args: ServeArguments, io: Io, runtimeOptions: RuntimeOptions): HttpServerOptions {
