@@ -130,6 +130,17 @@ test('a store URL that cannot work: exit 2 naming what is wrong, its password hi
     ],
     [['--store', 'redis://u:hunter2@[::1'], {}, /^mcp-kit: --store "redis:\/\/\*\*\*@\[::1": not a URL/],
     [['--store', 'redis://127.0.0.1:99999'], {}, /not a URL: expected redis:\/\/\[user:password@\]host:port/],
+    [
+      ['--store', 'redis://:hun/ter2@127.0.0.1:6379'],
+      {},
+      /^mcp-kit: --store "redis:\/\/\*\*\*@127\.0\.0\.1:6379": not a URL/,
+    ],
+    [['--store', 'redis://127.0.0.1:0'], {}, /port 0: expected a port from 1 to 65535/],
+    [
+      ['--store', 'redis://127.0.0.1:6379/%zz'],
+      {},
+      /the path must be a database number \(\/0, \/1, …\), not "\/%zz"/,
+    ],
     [['--store', 'http://127.0.0.1:6379'], {}, /"http:\/\/127\.0\.0\.1:6379": expected redis:\/\//],
     [[], { MCP_KIT_STORE: 'redis:///0' }, /^mcp-kit: \$MCP_KIT_STORE "redis:\/\/\/0": no host/],
   ]
@@ -137,6 +148,6 @@ test('a store URL that cannot work: exit 2 naming what is wrong, its password hi
     const result = await runCli(['serve', '--port', '0', ...flags], { env, timeoutMs: 15_000 })
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toMatch(message)
-    expect(result.stderr).not.toMatch(/hunter2|\n\s+at /)
+    expect(result.stderr).not.toMatch(/hunter2|hun\/ter2|\n\s+at /)
   }
 })

@@ -19,11 +19,17 @@ function describeBody(error: unknown, message: string): string {
 }
 
 /** Why a redirect answer is an error: which redirects the transport follows (http/redirects.ts). */
-function redirectHint(error: unknown, status: number): string {
+function redirectHint(error: unknown, status: number, url: string): string {
   if (status < 300 || status > 399 || !(error instanceof HttpStatusError)) return ''
   const location = error.headers.get('location')
   if (location === null) return ''
-  return ` (a redirect to ${location.slice(0, 200)}, not followed: only 307 and 308 redirects within the same origin are, at most 5 in a row; use the new address if you trust it)`
+  let target = location
+  try {
+    target = new URL(location, url).href
+  } catch {
+    // Not a URL: shown as the server sent it.
+  }
+  return ` (a redirect to ${target.slice(0, 200)}, not followed: a POST follows only 307 and 308 redirects within the same origin, at most 5 in a row; use the new address if you trust it)`
 }
 
 function describeLimit(milliseconds: number): string {
@@ -83,7 +89,7 @@ export async function connectError(
     const hint =
       status === 401 || status === 403
         ? " (does it need --header 'Authorization: Bearer …'?)"
-        : redirectHint(error, status)
+        : redirectHint(error, status, where)
     return new ClientError('http_error', `${where}: HTTP ${status}${hint}${describeBody(error, message)}`, {
       details: { status },
       cause: error,

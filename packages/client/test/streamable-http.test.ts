@@ -388,17 +388,24 @@ describe('redirects', () => {
   })
 
   it('a redirect not followed is reported with where it points and why (it was only "HTTP 302")', async () => {
-    const server = await rawServer((_seen, response) => {
-      response.writeHead(302, { location: 'https://mcp.example.com/v2/mcp' }).end()
+    const server = await rawServer((seen, response) => {
+      const location = seen.path === '/relative/mcp' ? '../v3/mcp' : 'https://mcp.example.com/v2/mcp'
+      response.writeHead(302, { location }).end()
     })
     const failure = await connect({ transport: 'http', url: server.url }, { eraCache: noEraCache }).catch(
       (error) => error,
     )
     expect(failure).toMatchObject({
       code: 'http_error',
-      message: `${server.url}: HTTP 302 (a redirect to https://mcp.example.com/v2/mcp, not followed: only 307 and 308 redirects within the same origin are, at most 5 in a row; use the new address if you trust it)`,
+      message: `${server.url}: HTTP 302 (a redirect to https://mcp.example.com/v2/mcp, not followed: a POST follows only 307 and 308 redirects within the same origin, at most 5 in a row; use the new address if you trust it)`,
       details: { status: 302 },
     })
+    // A relative Location is shown resolved, as the address to use.
+    const relative = await connect(
+      { transport: 'http', url: `${server.origin}/relative/mcp` },
+      { eraCache: noEraCache },
+    ).catch((error) => error)
+    expect(relative.message).toContain(`(a redirect to ${server.origin}/v3/mcp, not followed`)
   })
 })
 

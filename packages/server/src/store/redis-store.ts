@@ -52,8 +52,9 @@ export function redisUrlProblem(url: string): string | undefined {
     return 'expected redis://[user:password@]host:port[/database] or rediss://…'
   }
   if (parsed.hostname === '') return 'no host'
+  if (parsed.port === '0') return 'port 0: expected a port from 1 to 65535'
   if (!/^(\/\d{0,9})?$/.test(parsed.pathname)) {
-    return `the path must be a database number (/0, /1, …), not ${JSON.stringify(decodeURIComponent(parsed.pathname))}`
+    return `the path must be a database number (/0, /1, …), not ${JSON.stringify(parsed.pathname)}`
   }
   return undefined
 }
@@ -66,8 +67,9 @@ export function redactedUrl(url: string): string {
     parsed.password = '***'
     return parsed.href
   } catch {
-    // Not parsable: hide whatever stands before an `@`.
-    return url.replace(/\/\/[^/@]*@/, '//***@')
+    // Not parsable: hide everything between the scheme and the last `@` (a password may hold
+    // any character, `/` and `@` included).
+    return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/).*@/s, '$1***@')
   }
 }
 
@@ -227,7 +229,7 @@ async function evictionWarning(
 ): Promise<string | undefined> {
   let info: string
   try {
-    info = await commands.info('memory')
+    info = await withTimeout(commands.info('memory'), 5000, where)
   } catch {
     return undefined // INFO is renamed away on some hosted Redis: nothing to go by.
   }

@@ -9,6 +9,7 @@ import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 import {
   httpOnlyFlags,
   httpOptions,
@@ -111,7 +112,7 @@ async function openStore(args: ServeArguments, io: Io) {
       url,
       prefix: args.storePrefix,
       onError: (error) => writeDiagnostic(io, error.message),
-      onWarning: (message) => io.stderr.write(`mcp-kit: warning: ${message}\n`),
+      onWarning: (message) => io.stderr.write(`mcp-kit: warning: ${sanitizeLine(message)}\n`),
     })
   } catch (error) {
     throw new CliError('connect_failed', (error as Error).message, { cause: error })
