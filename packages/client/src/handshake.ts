@@ -84,6 +84,10 @@ export async function initialize(
       options.protocol === undefined || options.protocol === 'auto' ? eraCache.get(server) : undefined,
     onDiagnostic: options.onDiagnostic,
   })
-  if (options.protocol === undefined || options.protocol === 'auto') eraCache.set(server, negotiated.era)
+  // A stdio server that ignores the probe is a 2025 one (remembered, so it is not waited for
+  // again); an HTTP server that did not answer it in time may only have been slow.
+  const remember = !(negotiated.guessed === true && attempt.kind !== 'stdio')
+  if ((options.protocol === undefined || options.protocol === 'auto') && remember)
+    eraCache.set(server, negotiated.era)
   return { connection, negotiated, closed, session }
 }

@@ -27,6 +27,8 @@ export interface Negotiated {
   instructions: string | undefined
   /** The cache hint of `server/discover` (2026-07-28). */
   cacheHint: { ttlMs: number; scope: string } | undefined
+  /** The era was taken because the probe got no answer in time (a slow server, maybe not a 2025 one). */
+  guessed?: boolean
 }
 
 export interface NegotiateOptions {
@@ -200,6 +202,9 @@ export async function negotiate(
       options.onDiagnostic?.(`server/discover: ${why}; speaking 2025-11-25 (initialize)`)
     }
     connection.useEnvelope(undefined)
-    return initialize(connection, transport, { ...options, timeoutMs: left() })
+    const negotiated = await initialize(connection, transport, { ...options, timeoutMs: left() })
+    return ClientError.isInstance(error) && error.code === 'timeout'
+      ? { ...negotiated, guessed: true }
+      : negotiated
   }
 }

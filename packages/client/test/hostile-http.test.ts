@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { connect, noEraCache } from '../src/index.js'
 import { failureOf } from './helpers.js'
 import { type HostileMode, startHostileHttpServer } from './hostile-server.js'
-import { startRawServer } from './raw-http.js'
+import { answerJson, startRawServer } from './raw-http.js'
 
 const limit = 4 * 1024 * 1024
 
@@ -166,5 +166,43 @@ describe('a server that never answers', () => {
         await server.close()
       }
     })
+  }
+})
+
+it('an HTTP server that answers initialize but not the probe in time is not remembered as a 2025 server', async () => {
+  // It may only have been slow (a cold start): the next run probes again.
+  const server = await startRawServer((seen, response) => {
+    const message = seen.json as { id?: number; method?: string } | undefined
+    if (message?.method === 'server/discover') return
+    if (message?.method !== 'initialize' || message.id === undefined)
+      return void response.writeHead(202).end()
+    answerJson(
+      response,
+      {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          serverInfo: { name: 'slow', version: '1' },
+        },
+      },
+      { 'mcp-session-id': 's-1' },
+    )
+  })
+  const remembered: string[] = []
+  try {
+    const session = await connect(
+      { transport: 'http', url: server.url },
+      {
+        connectTimeoutMs: 1000,
+        eraCache: { get: () => undefined, set: (_server, era) => remembered.push(era) },
+      },
+    )
+    expect(session.protocolVersion).toBe('2025-11-25')
+    await session.close()
+    expect(remembered).toEqual([])
+  } finally {
+    await server.close()
   }
 })
