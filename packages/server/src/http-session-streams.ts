@@ -33,6 +33,10 @@ export class SessionStreams {
   readonly #shared: SharedSessions | undefined
   /** A shared session's standalone stream held here, and how to stop following it. */
   #sharedStandalone: { response: ServerResponse; stop: () => void } | undefined
+  /** Shared standalone streams being opened (the store is asked first): they count as held. */
+  #opening = 0
+  /** Set once the session's streams were all ended (the session closed here). */
+  #closed = false
   readonly #sseHeaders: string[]
   /** Whether the session's version resumes streams (it is known only after initialize). */
   readonly #resumable: () => boolean
@@ -69,7 +73,9 @@ export class SessionStreams {
 
   /** True while this instance holds the client's standalone GET stream. */
   get holdsStandalone(): boolean {
-    return this.#sharedStandalone !== undefined || this.#log.standalone.live !== undefined
+    return (
+      this.#sharedStandalone !== undefined || this.#opening > 0 || this.#log.standalone.live !== undefined
+    )
   }
 
   /**
@@ -107,14 +113,26 @@ export class SessionStreams {
         start,
       )
     }
-    const stop = await openSharedStandalone({
-      sessions: shared,
-      sessionId: this.#sessionId as string,
-      response,
-      start,
-      after: match?.[1],
-      retryMs: this.#resumable() ? this.#hub.retryMs : undefined,
-    })
+    this.#opening += 1
+    let stop: () => void
+    try {
+      stop = await openSharedStandalone({
+        sessions: shared,
+        sessionId: this.#sessionId as string,
+        response,
+        start,
+        after: match?.[1],
+        retryMs: this.#resumable() ? this.#hub.retryMs : undefined,
+      })
+    } finally {
+      this.#opening -= 1
+    }
+    // The session closed here while the store answered: this stream has nothing to follow.
+    if (this.#closed) {
+      stop()
+      response.end()
+      return true
+    }
     const previous = this.#sharedStandalone
     this.#sharedStandalone = { response, stop }
     previous?.stop()
@@ -225,6 +243,7 @@ export class SessionStreams {
 
   /** Ends every live stream and empties the log (the session ended). */
   closeAll(): void {
+    this.#closed = true
     for (const record of this.#log.records()) this.endLive(record)
     this.#log.clear()
   }

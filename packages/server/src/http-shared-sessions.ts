@@ -69,6 +69,7 @@ export function shareSessions(options: {
         clientKey: record.clientKey,
         createdAt: record.createdAt,
         owner: record.owner,
+        adopted: true,
       }
       link(transport, entry, record)
       // A copy is made room for like a new session (an idle copy goes); if none can go, the

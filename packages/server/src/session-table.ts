@@ -2,9 +2,10 @@
 // Mcp-Session-Id, closed when idle (no requests for the idle time; an open stream is not a
 // request) or too old, and capped twice: in all and per client, so one client cannot take every
 // slot. A session is its transport: closing the transport ends its streams and closes the
-// protocol server behind it. When sessions live in a shared store (several instances), an entry
-// here is only this instance's copy: at the cap, the copy idle longest (no request running, no
-// stream held) is dropped to make room, and taken again from the store when next used.
+// protocol server behind it. When sessions live in a shared store (several instances), this
+// instance also holds copies of sessions others opened: at the cap, the copy idle longest (no
+// request running, no stream held) is dropped to make room, and taken again from the store when
+// next used. Sessions opened here count as always.
 
 import type { HttpSessionTransport } from './http-session.js'
 
@@ -19,6 +20,8 @@ export interface SessionEntry {
    * may use it. Undefined without per-user authentication.
    */
   readonly owner?: string
+  /** A copy of a session another instance opened, taken from the shared store (it may be dropped). */
+  readonly adopted?: boolean
 }
 
 export interface SessionTableOptions {
@@ -109,12 +112,12 @@ export function createSessionTable(options: SessionTableOptions): SessionTable {
     return Math.max(1, Math.ceil((soonest - options.now()) / 1000))
   }
 
-  /** The entry idle longest that nothing uses now (no request, no stream held here). */
+  /** The copy idle longest that nothing uses now (no request, no stream held here). */
   function idlest(): SessionEntry | undefined {
     let found: SessionEntry | undefined
     for (const entry of sessions.values()) {
       const transport = entry.transport
-      if (transport.exchanges.size > 0 || transport.holdsStandalone) continue
+      if (entry.adopted !== true || transport.exchanges.size > 0 || transport.holdsStandalone) continue
       if (found === undefined || transport.lastActivity < found.transport.lastActivity) found = entry
     }
     return found
@@ -138,13 +141,13 @@ export function createSessionTable(options: SessionTableOptions): SessionTable {
       return entry === undefined || entry.transport.closed ? undefined : entry
     },
     refusal(clientKey) {
-      const full = () =>
-        sessions.size >= options.maxSessions ||
-        (perClient.get(clientKey) ?? 0) >= options.maxSessionsPerClient
+      const clientFull = () => (perClient.get(clientKey) ?? 0) >= options.maxSessionsPerClient
+      const full = () => sessions.size >= options.maxSessions || clientFull()
       if (full()) sweep()
-      if (full()) makeRoom()
+      // Copies are dropped for room on the server, not for a client over its own cap.
+      if (full() && !clientFull()) makeRoom()
       if (!full()) return undefined
-      if ((perClient.get(clientKey) ?? 0) >= options.maxSessionsPerClient) {
+      if (clientFull()) {
         return {
           limit: 'client',
           message: `Service Unavailable: too many sessions for this client (limit ${options.maxSessionsPerClient} per client); end one with DELETE or retry later`,

@@ -16,7 +16,17 @@ import type { RunningHttpServer } from '../src/http-server.js'
 import { createToolRegistry } from '../src/registry.js'
 import { redisStore } from '../src/store/redis-store.js'
 import type { Store } from '../src/store/store.js'
-import { accept, eventually, initialize, parseEvents, post, sdkClient, serve, stop } from './helpers.js'
+import {
+  accept,
+  eventually,
+  initialize,
+  initializeBody,
+  parseEvents,
+  post,
+  sdkClient,
+  serve,
+  stop,
+} from './helpers.js'
 
 const redis = await redisForTests({ what: 'packages/server/test/shared-sessions.test.ts' })
 const redisUrl = redis?.url ?? 'redis://unavailable'
@@ -435,9 +445,13 @@ test.skipIf(redis === undefined)(
     for (const session of [first, second]) expect((await call(b.url, session.headers)).status).toBe(200)
     // Before, B refused every new session (503) while it held those copies.
     const third = await initialize(b.url)
-    expect((await call(b.url, third.headers)).status).toBe(200)
-    // The copy B dropped is taken from the store again when the session comes back to B.
-    for (const session of [first, second, third]) {
+    const fourth = await initialize(b.url)
+    // Sessions opened on B count as always: with two of its own, B is full.
+    const refused = await post(b.url, initializeBody)
+    expect(refused.status).toBe(503)
+    expect(refused.text).toContain('too many sessions on this server (limit 2)')
+    // A dropped copy is taken from the store again when its session comes back to B.
+    for (const session of [first, second, third, fourth]) {
       const answer = await call(b.url, session.headers)
       expect(answer.status).toBe(200)
       expect(answer.text).toContain(session.sessionId)
