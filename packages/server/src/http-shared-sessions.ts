@@ -50,6 +50,7 @@ export function shareSessions(options: {
           owner: entry.owner,
         }),
       routeAnswer: (message) => shared.routeAnswer(entry.id, message),
+      expectAnswer: (questionId) => shared.expectAnswer(entry.id, questionId),
       broadcastCancel: (params) => shared.broadcastCancel(entry.id, params),
     }
   }

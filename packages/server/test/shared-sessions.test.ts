@@ -458,3 +458,24 @@ test.skipIf(redis === undefined)(
     }
   },
 )
+
+test.skipIf(redis === undefined)(
+  'answers to questions nobody asked are not kept in the store (a client cannot fill Redis with them)',
+  async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const store = await redisStore({ url: redisUrl, prefix, connectTimeoutMs: 3000 })
+    stores.push(store)
+    const server = await serve(registry(), { store })
+    const { sessionId, headers } = await initialize(server.url)
+    const madeUp = 'mcp-kit-0badc0de-7'
+    const answer = await post(
+      server.url,
+      { jsonrpc: '2.0', id: madeUp, result: { padding: 'x'.repeat(100_000) } },
+      headers,
+    )
+    expect(answer.status).toBe(202)
+    // The routing is fire-and-forget: give it the time of a few round trips to do wrong.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await store.get(`session-answer:${sessionId}:${madeUp}`)).toBeUndefined()
+  },
+)

@@ -21,6 +21,8 @@ export interface QuestionOptions {
   questionTag?: string
   /** A question to the client (elicitation, sampling, roots) unanswered this long fails (0: waits for ever). */
   questionTimeoutMs?: number
+  /** Told the id of each question before it goes out (a shared session notes it in the store). */
+  onAsk?: (id: RequestId) => Promise<void>
 }
 
 interface Outgoing {
@@ -156,12 +158,16 @@ export class ClientQuestions {
         },
       })
       const message = { jsonrpc: '2.0' as const, id, method: request.method, params: request.params ?? {} }
-      this.#channel.send(message, { relatedRequestId }).catch((error: unknown) => {
-        const pending = this.#outgoing.get(id)
-        if (pending === undefined) return
-        this.#outgoing.delete(id)
-        pending.reject(error)
-      })
+      const noted = this.#options.onAsk?.(id) ?? Promise.resolve()
+      noted
+        // Given up meanwhile (cancelled, timed out, the session ended): it never goes out.
+        .then(() => (this.#outgoing.has(id) ? this.#channel.send(message, { relatedRequestId }) : undefined))
+        .catch((error: unknown) => {
+          const pending = this.#outgoing.get(id)
+          if (pending === undefined) return
+          this.#outgoing.delete(id)
+          pending.reject(error)
+        })
     })
   }
 }

@@ -122,6 +122,8 @@ export interface SessionLink {
   questionTag: string
   /** Stores the session's state (awaited before a change is answered). */
   persist(state: SessionState): Promise<void>
+  /** Notes a question this instance asks, so an answer reaching another instance is kept for it. */
+  expectAnswer(questionId: RequestId): Promise<void>
   /** Passes a client's answer on to the instance that asked; false when none other did. */
   routeAnswer(message: RpcMessage & { id: RequestId }): boolean
   /** Tells the other instances that the client cancelled a request not running here. */
@@ -235,6 +237,7 @@ export class ProtocolServer {
     this.#legacy ??= new LegacySession(this.#transport as MessageTransport, {
       questionTag: link?.questionTag,
       questionTimeoutMs: this.#core.questionTimeoutMs,
+      onAsk: link === undefined ? undefined : (id) => link.expectAnswer(id),
       persist: link === undefined ? undefined : (state) => link.persist(state),
       serverInfo: this.#core.serverInfo,
       instructions: this.#core.instructions,

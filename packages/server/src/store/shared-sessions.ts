@@ -9,8 +9,9 @@
 //                                holding the client's GET stream hears appends on a channel
 //   session-log:<id>:<tag>.<n>   a copy of one request's SSE stream written by the instance
 //                                running the request, so the client can resume it anywhere
-//   session-answer:<id>:<qid>    a client's answer to a question another instance asked, kept
-//                                so that instance finds it should it miss the message below
+//   session-answer:<id>:<qid>    a question asked by an instance (empty), then the client's
+//                                answer when it reached another instance: kept so the asking
+//                                instance finds it should it miss the message below
 //   instance:<tag>               a heartbeat: an instance whose key expired went away
 // and on channels: a session ended (DELETE), a client's answer to a server-to-client request
 // (routed to the instance that asked: the request id names it), a client's cancellation of a
@@ -62,6 +63,8 @@ export interface SharedSessions {
   /** Sends a client's answer to the instance whose question it answers; false when no other instance asked. */
   routeAnswer(sessionId: string, message: RpcMessage & { id: RequestId }): boolean
   onAnswer(listener: (sessionId: string, message: RpcMessage) => void): void
+  /** Notes a question this instance asked: only answers to noted questions are kept for it. */
+  expectAnswer(sessionId: string, questionId: RequestId): Promise<void>
   /**
    * The stored answer to a question this instance asked, taken (undefined: none came). For
    * after a reconnect: an answer published while this instance's subscription was down is lost
@@ -135,7 +138,11 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     store.subscribe(`answers:${instance}`, (message) => {
       const value = parse(message)
       if (typeof value?.session !== 'string' || value.message === undefined) return
-      for (const listener of answerListeners) listener(value.session, value.message as RpcMessage)
+      const answer = value.message as RpcMessage & { id?: RequestId }
+      for (const listener of answerListeners) listener(value.session, answer)
+      // Heard: the copy kept for a missed message is not needed.
+      if (answer.id !== undefined && answer.id !== null)
+        store.delete(answerKey(value.session, answer.id)).catch(() => {})
     }),
     store.subscribe('sessions:cancel', (message) => {
       const value = parse(message)
@@ -220,9 +227,14 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     routeAnswer(sessionId, message) {
       const target = instanceOfQuestion(message.id)
       if (target === undefined || target === instance) return false
-      // Kept as well as sent: the asking instance reads the key if it missed the message.
+      // Kept as well as sent, for a question the asking instance noted (a client cannot fill the
+      // store with answers to questions nobody asked): it reads the key if it missed the message.
+      const key = answerKey(sessionId, message.id)
       store
-        .set(answerKey(sessionId, message.id), JSON.stringify(message), answerKeepMs)
+        .get(key)
+        .then((noted) =>
+          noted === undefined ? undefined : store.set(key, JSON.stringify(message), answerKeepMs),
+        )
         .catch(report('cannot keep an answer'))
       store
         .publish(`answers:${target}`, JSON.stringify({ session: sessionId, message }))
@@ -232,11 +244,18 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     onAnswer(listener) {
       answerListeners.add(listener)
     },
+    async expectAnswer(sessionId, questionId) {
+      // Before the question goes out (one round trip; questions wait for people). Failing, the
+      // question still goes: its answer then only travels as a message.
+      await store
+        .set(answerKey(sessionId, questionId), '', answerKeepMs)
+        .catch(report('cannot note a question'))
+    },
     async takeAnswer(sessionId, questionId) {
       if (!plausibleId.test(sessionId)) return undefined
       const key = answerKey(sessionId, questionId)
       const text = await store.get(key)
-      if (text === undefined) return undefined
+      if (text === undefined || text === '') return undefined
       await store.delete(key)
       const message = parse(text)
       return message?.id === questionId ? (message as unknown as RpcMessage) : undefined
