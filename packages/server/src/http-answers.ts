@@ -52,6 +52,14 @@ export function refuse(
 /** The longest a refused connection stays open after its answer. */
 const lingerMs = 1000
 
+/** Connections closing after a refusal: what the client still sends is dropped, not served. */
+const lingering = new WeakSet<object>()
+
+/** True for a connection that is closing after a refusal: a request pipelined on it is not served. */
+export function isLingering(request: IncomingMessage): boolean {
+  return lingering.has(request.socket)
+}
+
 /**
  * A lingering close. Closing a socket whose client is still uploading makes the kernel answer
  * the unread bytes with a reset, and the client then sees EPIPE or ECONNRESET instead of our
@@ -61,6 +69,8 @@ const lingerMs = 1000
  */
 function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
   const socket = request.socket
+  if (lingering.has(socket)) return
+  lingering.add(socket)
   const timer = setTimeout(() => socket.destroy(), lingerMs)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))

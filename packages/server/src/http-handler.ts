@@ -25,7 +25,7 @@ import { defaultClientKey } from './client-key.js'
 import { negotiate } from './content-negotiation.js'
 import { rpcCodes } from './errors.js'
 import { createAdmission } from './http-admission.js'
-import { sendError } from './http-answers.js'
+import { isLingering, sendError } from './http-answers.js'
 import type { HttpEndpoint } from './http-endpoint.js'
 import type { HttpHandler, HttpHandlerOptions } from './http-handler-types.js'
 import { startLifecycle } from './http-lifecycle.js'
@@ -195,6 +195,11 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
   return {
     runtime,
     handle(request, response) {
+      // A request pipelined behind a refused one: its connection is closing, nothing is served.
+      if (isLingering(request)) {
+        request.resume()
+        return
+      }
       try {
         route(request, response)
       } catch (error) {

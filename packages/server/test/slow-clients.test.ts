@@ -138,6 +138,56 @@ describe('refused requests lose their connection after the answer', () => {
     await eventually(() => server.connections().open === 0)
   })
 
+  test('a request pipelined behind a refused one is not served', async () => {
+    let calls = 0
+    const registry = createDemoRegistry().tool({
+      name: 'count',
+      handler: () => {
+        calls += 1
+        return String(calls)
+      },
+    })
+    const server = await serve(registry, { bodyLimitBytes: 1024 })
+    const connection = await rawConnection(server.url, { allowHalfOpen: true })
+    const tooLarge = `{"padding":"${'x'.repeat(4096)}"}`
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'count',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    })
+    const callHeaders = {
+      'content-type': 'application/json',
+      accept,
+      'content-length': Buffer.byteLength(call),
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'count',
+    }
+    // Alone, the call is served (the test below can fail).
+    const alone = await rawConnection(server.url)
+    alone.socket.write(requestHead(server.url, callHeaders) + call)
+    await eventually(() => alone.received().includes('"result"'))
+    expect(calls).toBe(1)
+    connection.socket.end(
+      requestHead(server.url, { ...uploadHeaders, 'content-length': Buffer.byteLength(tooLarge) }) +
+        tooLarge +
+        requestHead(server.url, callHeaders) +
+        call,
+    )
+    await connection.closed
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 413 /)
+    expect(connection.received()).not.toContain('"result"')
+    expect(calls).toBe(1)
+  })
+
   test('a request the server accepts keeps its connection for the next one', async () => {
     const server = await serve(createDemoRegistry())
     const connection = await rawConnection(server.url)
