@@ -516,4 +516,39 @@ describe("the SDK's tasks client (@modelcontextprotocol/ext-tasks on the SDK v2 
     expect(manager.refusal(undefined)).toBeUndefined()
     await manager.close(0)
   })
+
+  test('a call that would become a task later is answered in the request if the bound was reached meanwhile', async () => {
+    const held = gate()
+    const slow = gate()
+    let slowEntered = false
+    const registry = createToolRegistry()
+      .tool({
+        name: 'hold',
+        taskSupport: 'optional',
+        handler: async () => {
+          await held.opened
+          return 'released'
+        },
+      })
+      .tool({
+        name: 'slow',
+        handler: async () => {
+          slowEntered = true
+          await slow.opened
+          return 'slow done'
+        },
+      })
+    // `slow` declares nothing: the server makes it a task once it ran 1.5 s (afterMs).
+    const server = await serve(registry, { tasks: { maxRunning: 1, afterMs: 1500 } })
+    const pending = rpc(server.url, 'tools/call', { name: 'slow', arguments: {} })
+    await eventually(() => slowEntered)
+    const holding = await startTask(server.url, 'hold')
+    await new Promise((resolve) => setTimeout(resolve, 1800))
+    slow.open()
+    // Before, the task was created when the time came, past the bound.
+    expect((await pending).result).toMatchObject({ resultType: 'complete', content: [{ text: 'slow done' }] })
+    held.open()
+    await eventually(async () => (await getTask(server.url, holding)).status === 'completed')
+    await stop(server)
+  })
 })

@@ -220,11 +220,11 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
       mrtr ? await answersOf(params, binding, stateCodec) : {},
       capabilities,
     )
+    // The bound of running tasks, per signed-in user (a static --token's callers are one client).
+    const refusal = () => tasks.refusal(io.authInfo?.subject)
     const plan =
       request.method === 'tools/call'
-        ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs, () =>
-            tasks.refusal(principal),
-          )
+        ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs, refusal)
         : 'request'
     const init: RequestContextInit = {
       signal: io.signal,
@@ -249,6 +249,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
           method: request.method,
           name: String(params.name),
           principal,
+          refusal,
           run: (context) => method(params, context) as Promise<Record<string, unknown>>,
         })
         if ('created' in outcome) return { result: { ...outcome.created, _meta: serverMeta }, status: 200 }

@@ -18,7 +18,7 @@ import type { TaskRecord } from './task-store.js'
 import { createTaskResult, declaresTasks, tasksNotDeclared } from './task-wire.js'
 
 /** How a call runs: in the request, or as a task starting at the call, when the handler says, or after a while. */
-export type TaskPlan = 'request' | { start: 'call' | 'handler' | number }
+export type TaskPlan = 'request' | { start: 'call' | 'handler' | number; required?: boolean }
 
 /**
  * The plan for a `tools/call` of `tool`; -32021 when only a task would do and the client cannot
@@ -45,7 +45,7 @@ export function planToolCall(
       throw new ServerError('server_error', refused, { details: { rpcCode: rpcCodes.transportError } })
     return 'request'
   }
-  return { start: lent ? (afterMs as number) : (tool?.taskStart ?? 'call') }
+  return { start: lent ? (afterMs as number) : (tool?.taskStart ?? 'call'), required: support === 'required' }
 }
 
 export interface TaskCallOptions {
@@ -56,6 +56,11 @@ export interface TaskCallOptions {
   method: string
   name: string
   principal: string | undefined
+  /**
+   * Why no task can start now (the bound of running tasks), checked again when a task would
+   * start later than the call (`taskStart: 'handler'` or after some milliseconds).
+   */
+  refusal?: () => string | undefined
   /** Runs the handler (through the runtime) with the context it is given. */
   run(context: RequestContext): Promise<Record<string, unknown>>
 }
@@ -93,7 +98,11 @@ export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutc
     ...init,
     signal: controller.signal,
     startTask: async () => {
-      await start()
+      // At the bound: a tool that requires tasks fails; any other goes on in the request.
+      const refused = options.refusal?.()
+      if (refused === undefined) await start()
+      else if (options.plan.required === true)
+        throw new ServerError('server_error', refused, { details: { rpcCode: rpcCodes.transportError } })
     },
   })
   const start = (): Promise<TaskRecord> => {
@@ -131,7 +140,13 @@ export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutc
   )
   // After a while the server starts the task itself (unless the call ended first).
   const delay = options.plan.start
-  const timer = typeof delay === 'number' ? setTimeout(() => void start().catch(() => {}), delay) : undefined
+  const timer =
+    typeof delay === 'number'
+      ? setTimeout(() => {
+          // At the bound the call goes on in the request.
+          if (options.refusal?.() === undefined) void start().catch(() => {})
+        }, delay)
+      : undefined
   const first = await Promise.race([settled, announced])
   clearTimeout(timer)
   // A task being created when the call ended is still the answer: its record must not dangle.

@@ -94,7 +94,7 @@ export function builder(yargs: Argv) {
     .option('task-max', {
       type: 'number',
       describe:
-        'Tasks running in this instance at once (default 1000; a quarter of it per signed-in caller); past it, calls are answered in the request, or refused where a tool requires tasks',
+        'Tasks running in this instance at once (default 1000; a quarter of it per signed-in user); past it, calls are answered in the request, or refused where a tool requires tasks',
     })
     .option('stateless', { type: 'boolean', describe: 'No sessions: each POST is served on its own' })
     .option('allow-origin', {
