@@ -456,6 +456,15 @@ test.skipIf(redis === undefined)(
       expect(answer.status).toBe(200)
       expect(answer.text).toContain(session.sessionId)
     }
+    // A copy in use is not dropped: B's copy of `first` holds the client's GET stream.
+    const c = await open()
+    const held = getStream(c.url, first.headers)
+    expect((await held.opened).status).toBe(200)
+    const busy = await initialize(c.url)
+    expect((await call(c.url, busy.headers)).status).toBe(200)
+    const notDropped = await post(c.url, initializeBody)
+    expect(notDropped.status).toBe(503)
+    held.close()
   },
 )
 
