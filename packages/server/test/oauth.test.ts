@@ -219,6 +219,59 @@ class MemoryProvider {
   }
 }
 
+describe('tasks per user', () => {
+  const taskCall = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'hold',
+      arguments: {},
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      },
+    },
+  })
+  const holdRegistry = () =>
+    createToolRegistry().tool({
+      name: 'hold',
+      taskSupport: 'required',
+      handler: (_args, context) =>
+        new Promise((resolve) => context.signal.addEventListener('abort', () => resolve('stopped'))),
+    })
+  const outcome = async (url: string, token: string, id: number) => {
+    const answer = await post(url, taskCall(id), modernHeaders(token, 'hold'))
+    const json = answer.json as { result?: { resultType?: string }; error?: { message: string } }
+    return json.result?.resultType ?? json.error?.message
+  }
+
+  test('one signed-in user runs at most a quarter of the bound; another user still gets tasks', async () => {
+    const server = await serve(holdRegistry(), {
+      auth: { issuer: authServer.issuer },
+      tasks: { maxRunning: 4 },
+    })
+    const token = async (login: string) =>
+      (await obtainToken(authServer.issuer, { resource: server.url, scope: 'tools:read', login }))
+        .access_token
+    const alice = await token('alice')
+    const bob = await token('bob')
+    expect(await outcome(server.url, alice, 1)).toBe('task')
+    expect(await outcome(server.url, alice, 2)).toBe(
+      'too many tasks running for this caller (limit 1); retry later',
+    )
+    expect(await outcome(server.url, bob, 3)).toBe('task')
+  })
+
+  test('with one static token its callers are not one user: only the server bound applies', async () => {
+    const server = await serve(holdRegistry(), { token: 's3cret', tasks: { maxRunning: 4 } })
+    for (let id = 1; id <= 4; id++) expect(await outcome(server.url, 's3cret', id)).toBe('task')
+    expect(await outcome(server.url, 's3cret', 5)).toBe(
+      'too many tasks running on this server (limit 4); retry later',
+    )
+  })
+})
+
 describe('the official SDK clients log in with their own OAuth code', () => {
   test('SDK v1: 401, discovery, registration, login, then tools', async () => {
     const server = await protectedServer()
