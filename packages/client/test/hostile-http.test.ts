@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { connect, noEraCache } from '../src/index.js'
 import { failureOf } from './helpers.js'
 import { type HostileMode, startHostileHttpServer } from './hostile-server.js'
-import { answerJson, startRawServer } from './raw-http.js'
+import { answerInitialize, startRawServer } from './raw-http.js'
 
 const limit = 4 * 1024 * 1024
 
@@ -176,19 +176,7 @@ it('an HTTP server that answers initialize but not the probe in time is not reme
     if (message?.method === 'server/discover') return
     if (message?.method !== 'initialize' || message.id === undefined)
       return void response.writeHead(202).end()
-    answerJson(
-      response,
-      {
-        jsonrpc: '2.0',
-        id: message.id,
-        result: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          serverInfo: { name: 'slow', version: '1' },
-        },
-      },
-      { 'mcp-session-id': 's-1' },
-    )
+    answerInitialize(response, message.id, 'slow')
   })
   const remembered: string[] = []
   try {

@@ -72,6 +72,19 @@ export function answerJson(
   response.end(JSON.stringify(message))
 }
 
+/** Answers `initialize` (request `id`) as a 2025-11-25 server named `name`, with session `s-1`. */
+export function answerInitialize(response: ServerResponse, id: number, name = 'raw'): void {
+  answerJson(
+    response,
+    {
+      jsonrpc: '2.0',
+      id,
+      result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name, version: '1' } },
+    },
+    { 'mcp-session-id': 's-1' },
+  )
+}
+
 /** One SSE event carrying `message`. */
 export function event(message: unknown, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`

@@ -12,6 +12,7 @@ import { HttpTransport } from '../src/http/streamable-http.js'
 import { undiciFetch } from '../src/http-transport.js'
 import { connect, noEraCache } from '../src/index.js'
 import {
+  answerInitialize,
   answerJson,
   event,
   eventually,
@@ -67,21 +68,7 @@ function legacyHandler(onGet?: (response: import('node:http').ServerResponse) =>
       const error = { code: -32601, message: 'Method not found' }
       return answerJson(response, { jsonrpc: '2.0', id: message.id, error })
     }
-    if (message.method === 'initialize') {
-      return answerJson(
-        response,
-        {
-          jsonrpc: '2.0',
-          id: message.id,
-          result: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            serverInfo: { name: 'raw', version: '1' },
-          },
-        },
-        { 'mcp-session-id': 's-1' },
-      )
-    }
+    if (message.method === 'initialize') return answerInitialize(response, message.id)
     if (message.method === 'tools/call') {
       response.writeHead(200, { 'content-type': 'text/event-stream' })
       response.write(

@@ -9,6 +9,7 @@ import type { Negotiation } from './content-negotiation.js'
 import type { AuthInfo } from './context.js'
 import type { RpcNotification, RpcRequest } from './protocol/rpc.js'
 import type { ServerCore } from './protocol/server.js'
+import { sseHeaders } from './sse-event-log.js'
 
 /** What the handler tracks of an open 2026-07-28 exchange (for keep-alives and shutdown). */
 export interface ModernExchange {
@@ -20,15 +21,6 @@ export interface ModernExchange {
   /** Ends the exchange now (shutdown after the grace period): the handler is cancelled. */
   close(): void
 }
-
-const sseHeaders = [
-  'content-type',
-  'text/event-stream',
-  'cache-control',
-  'no-cache, no-transform',
-  'x-accel-buffering',
-  'no',
-]
 
 export interface ModernServeOptions {
   core: ServerCore

@@ -8,7 +8,7 @@
 import type { ServerResponse } from 'node:http'
 import { openSharedStandalone, requestMarker, resumeStoredStream } from './http-shared-streams.js'
 import type { RequestId } from './protocol/rpc.js'
-import { SseEventLog, type StreamRecord } from './sse-event-log.js'
+import { SseEventLog, type StreamRecord, sseHeaders } from './sse-event-log.js'
 import type { SharedSessions } from './store/shared-sessions.js'
 
 export const keepAliveComment = ': keep-alive\n\n'
@@ -55,15 +55,7 @@ export class SessionStreams {
       this.#shared === undefined ? hub : { ...hub, streamPrefix: `${this.#shared.instance}.` },
     )
     const session = sessionId === undefined ? [] : ['mcp-session-id', sessionId]
-    this.#sseHeaders = [
-      'content-type',
-      'text/event-stream',
-      'cache-control',
-      'no-cache, no-transform',
-      'x-accel-buffering',
-      'no',
-      ...session,
-    ]
+    this.#sseHeaders = [...sseHeaders, ...session]
   }
 
   /** The standalone stream's record (stream 0), for messages related to no request. */
@@ -203,10 +195,8 @@ export class SessionStreams {
   finish(record: StreamRecord, text: string): void {
     this.write(record, text, true)
     record.finished = true
-    const live = record.live
-    if (live !== undefined) {
-      this.#detach(record, live)
-      live.end()
+    if (record.live !== undefined) {
+      this.endLive(record)
       this.#log.forget(record)
     }
   }
@@ -214,11 +204,7 @@ export class SessionStreams {
   /** Ends a request's stream without an answer (the request was cancelled). */
   abandon(record: StreamRecord): void {
     record.finished = true
-    const live = record.live
-    if (live !== undefined) {
-      this.#detach(record, live)
-      live.end()
-    }
+    this.endLive(record)
     this.#log.forget(record)
   }
 

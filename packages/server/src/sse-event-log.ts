@@ -6,6 +6,16 @@
 import type { ServerResponse } from 'node:http'
 
 /** One SSE event: its id (`<stream>_<position>`) and one `data:` line. */
+/** The headers of every SSE answer (no caching or proxy buffering of a live stream). */
+export const sseHeaders: string[] = [
+  'content-type',
+  'text/event-stream',
+  'cache-control',
+  'no-cache, no-transform',
+  'x-accel-buffering',
+  'no',
+]
+
 export function frameEvent(stream: string, position: string | number, data: string): string {
   return `id: ${stream}_${position}\ndata: ${data}\n\n`
 }

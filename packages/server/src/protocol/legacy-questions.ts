@@ -158,16 +158,18 @@ export class ClientQuestions {
         },
       })
       const message = { jsonrpc: '2.0' as const, id, method: request.method, params: request.params ?? {} }
-      const noted = this.#options.onAsk?.(id) ?? Promise.resolve()
-      noted
-        // Given up meanwhile (cancelled, timed out, the session ended): it never goes out.
-        .then(() => (this.#outgoing.has(id) ? this.#channel.send(message, { relatedRequestId }) : undefined))
-        .catch((error: unknown) => {
-          const pending = this.#outgoing.get(id)
-          if (pending === undefined) return
-          this.#outgoing.delete(id)
-          pending.reject(error)
-        })
+      // Given up meanwhile (cancelled, timed out, the session ended): it never goes out.
+      const send = () =>
+        this.#outgoing.has(id) ? this.#channel.send(message, { relatedRequestId }) : undefined
+      // A shared session notes the question first; a session alone sends it at once.
+      const onAsk = this.#options.onAsk
+      const sent = onAsk === undefined ? Promise.resolve(send()) : onAsk(id).then(send)
+      sent.catch((error: unknown) => {
+        const pending = this.#outgoing.get(id)
+        if (pending === undefined) return
+        this.#outgoing.delete(id)
+        pending.reject(error)
+      })
     })
   }
 }

@@ -122,9 +122,11 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   if (warning !== undefined) options.onWarning?.(warning)
   const reconnected = new Set<() => void>()
   let tasks: TaskStore | undefined
-  // Either connection back after being away: what was published meanwhile was lost to this
-  // instance (the subscriber's subscriptions are restored by the client), so listeners re-read.
+  // A connection back after being away: what was published meanwhile was lost to this instance
+  // (the subscriber's subscriptions are restored by the client), so listeners re-read and write
+  // back. Once both connections are ready: after a Redis restart that is once, not twice.
   const back = () => {
+    if (!commands.isReady || !subscriber.isReady) return
     for (const listener of reconnected) listener()
   }
   commands.on('ready', back)

@@ -9,13 +9,12 @@
 // progress the task's status message.
 
 import type { ClientCapabilities } from '../context.js'
-import { rpcCodes, ServerError } from '../errors.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
 import type { ToolDefinition } from '../registry-types.js'
 import { TaskInputChannel } from './task-input.js'
 import type { TaskManager } from './task-manager.js'
 import type { TaskRecord } from './task-store.js'
-import { createTaskResult, declaresTasks, tasksNotDeclared } from './task-wire.js'
+import { createTaskResult, declaresTasks, tasksNotDeclared, tooManyTasks } from './task-wire.js'
 
 /** How a call runs: in the request, or as a task starting at the call, when the handler says, or after a while. */
 export type TaskPlan = 'request' | { start: 'call' | 'handler' | number; required?: boolean }
@@ -41,8 +40,7 @@ export function planToolCall(
   // At the bound of running tasks: answered in the request when the tool allows it.
   const refused = refusal?.()
   if (refused !== undefined) {
-    if (support === 'required')
-      throw new ServerError('server_error', refused, { details: { rpcCode: rpcCodes.transportError } })
+    if (support === 'required') throw tooManyTasks(refused)
     return 'request'
   }
   return { start: lent ? (afterMs as number) : (tool?.taskStart ?? 'call'), required: support === 'required' }
@@ -101,8 +99,7 @@ export async function callAsTask(options: TaskCallOptions): Promise<TaskCallOutc
       // At the bound: a tool that requires tasks fails; any other goes on in the request.
       const refused = options.refusal?.()
       if (refused === undefined) await start()
-      else if (options.plan.required === true)
-        throw new ServerError('server_error', refused, { details: { rpcCode: rpcCodes.transportError } })
+      else if (options.plan.required === true) throw tooManyTasks(refused)
     },
   })
   const start = (): Promise<TaskRecord> => {

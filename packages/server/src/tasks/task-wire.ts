@@ -29,6 +29,11 @@ export function tasksNotDeclared(what: string): ServerError {
   })
 }
 
+/** -32000 for a call that must run as a task when no more tasks can start (the running-task bound). */
+export function tooManyTasks(reason: string): ServerError {
+  return new ServerError('server_error', reason, { details: { rpcCode: rpcCodes.transportError } })
+}
+
 /** -32602 for a task that does not exist, expired, or belongs to someone else (indistinguishable). */
 export function taskNotFound(taskId: string): RpcFailure {
   return new RpcFailure(rpcCodes.invalidParams, `Task not found: ${printable(taskId)}`)
