@@ -246,6 +246,31 @@ describe('mistakes', () => {
   })
 })
 
+/** Starts server-everything's research through the gateway at `url` as a task (--detach): its id. */
+async function startResearch(url: string): Promise<string> {
+  const reference = `mcp+${url}?tool=everything__simulate-research-query`
+  const detached = await runCli(['cat', reference, 'topic=tides', 'ambiguous=true', '--detach'])
+  expect(detached.code, detached.stderr).toBe(0)
+  const [handle] = records(detached.stdout) as Array<{ taskId: string; status: string }>
+  expect(handle?.status).toBe('working')
+  return handle?.taskId ?? ''
+}
+
+/** Answers the research's question through the gateway at `url` and waits for the report. */
+async function expectAnswered(url: string, taskId: string, interpretation: string): Promise<void> {
+  const done = await runCli([
+    'task',
+    'get',
+    `mcp+${url}`,
+    taskId,
+    '--wait',
+    '--input',
+    `interpretation=${interpretation}`,
+  ])
+  expect(done.code, done.stderr).toBe(0)
+  expect(done.stdout).toContain(`**Clarification**: ${interpretation}`)
+}
+
 describe('questions and tasks through the gateway', () => {
   test('a 2026 client that cannot answer an upstream question: refused upstream, the call ends, the gateway goes on', async () => {
     const dir = scratch()
@@ -284,21 +309,8 @@ describe('questions and tasks through the gateway', () => {
       XDG_CACHE_HOME: dir,
     })
     const reference = `mcp+${serving.url}?tool=everything__simulate-research-query`
-    const detached = await runCli(['cat', reference, 'topic=tides', 'ambiguous=true', '--detach'])
-    expect(detached.code, detached.stderr).toBe(0)
-    const [handle] = records(detached.stdout) as Array<{ taskId: string; status: string }>
-    expect(handle?.status).toBe('working')
-    const done = await runCli([
-      'task',
-      'get',
-      `mcp+${serving.url}`,
-      handle?.taskId ?? '',
-      '--wait',
-      '--input',
-      'interpretation=technical',
-    ])
-    expect(done.code, done.stderr).toBe(0)
-    expect(done.stdout).toContain('**Clarification**: technical')
+    const taskId = await startResearch(serving.url)
+    await expectAnswered(serving.url, taskId, 'technical')
     // A 2025-11-25 client still gets the report in the request (the gateway follows the task).
     const legacy = await runCli(['cat', reference, 'topic=tides', '--protocol', '2025-11-25'])
     expect(legacy.code, legacy.stderr).toBe(0)
@@ -322,27 +334,9 @@ describe('questions and tasks through the gateway', () => {
           }),
         ),
       )
-      const detached = await runCli([
-        'cat',
-        `mcp+${first?.url}?tool=everything__simulate-research-query`,
-        'topic=tides',
-        'ambiguous=true',
-        '--detach',
-      ])
-      expect(detached.code, detached.stderr).toBe(0)
-      const [handle] = records(detached.stdout) as Array<{ taskId: string }>
+      const taskId = await startResearch(first?.url ?? '')
       // The upstream's question waits in the first instance; the answer comes through the second.
-      const done = await runCli([
-        'task',
-        'get',
-        `mcp+${second?.url}`,
-        handle?.taskId ?? '',
-        '--wait',
-        '--input',
-        'interpretation=historical',
-      ])
-      expect(done.code, done.stderr).toBe(0)
-      expect(done.stdout).toContain('**Clarification**: historical')
+      await expectAnswered(second?.url ?? '', taskId, 'historical')
     },
   )
 })
