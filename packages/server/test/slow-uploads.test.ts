@@ -157,7 +157,9 @@ test('1,100 slow uploads do not keep an ordinary client out, and are shed within
   expect(Object.keys(final.statuses).every((status) => status === '408')).toBe(true)
   const after = await server.stats<ServerStats>()
   expect(after.handler.inFlight).toBe(0)
-  expect(after.connections.open).toBeLessThanOrEqual(2)
+  // A refused connection half-closes and is let go when its client closes too (or after the 1 s
+  // linger): the server's count follows the clients' a moment later.
+  await eventually(async () => (await server.stats<ServerStats>()).connections.open <= 2, 5000)
   console.info(
     `slow uploads: ${JSON.stringify(final)}; server at the peak ${JSON.stringify(pressure.connections)}; ` +
       `ordinary client served in ${clientMs} ms; all uploads closed ${shedMs} ms after the attack began`,
