@@ -122,3 +122,19 @@ test('on a terminal, the question is asked (tmux)', async () => {
     terminal.close()
   }
 })
+
+test('a question nobody answers on the terminal gives up after --input-timeout (tmux)', async () => {
+  // 2025-11-25: the question is a request the server waits on; --timeout is long, so only the
+  // question's own limit can end the wait.
+  const command = `node ${binPath} cat '${stdioReference}&tool=delete_note&id=n8' --protocol 2025-11-25 --timeout 60 --input-timeout 1; echo "exit=$?"; sleep 30`
+  const terminal = openTerminal(command)
+  try {
+    await expect.poll(terminal.screen, { timeout: 15_000 }).toMatch(/exit=\d+/)
+    const screen = terminal.screen()
+    expect(screen).toMatch(/confirm \(boolean, required\)/)
+    expect(screen).toMatch(/mcp-kit: tools\/call 'delete_note': input question timed out after 1 s/)
+    expect(screen).toMatch(/exit=4/)
+  } finally {
+    terminal.close()
+  }
+})

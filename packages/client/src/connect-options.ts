@@ -51,6 +51,13 @@ export interface ConnectOptions {
   protocol?: ProtocolChoice
   /** Answers the server's questions (elicitation, sampling, roots); decides what the client declares. */
   input?: InputHandler
+  /**
+   * How long one question may wait for `input` to answer, in ms (default: `callTimeoutMs`; 0: no
+   * limit). Past it a 2025-11-25 question is answered with a JSON-RPC error and the calls waiting
+   * on it fail with ClientError `timeout` "input question timed out after N s"; a 2026-07-28
+   * call fails the same way.
+   */
+  inputTimeoutMs?: number
   /** Where era verdicts are remembered between runs (default: a file in the user's cache directory). */
   eraCache?: EraCache
   /** How long a stdio server's `server/discover` probe waits for an answer (default 10 s; at most half the connect limit, which also bounds an HTTP probe). */

@@ -165,6 +165,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
       onTrace: options.onTrace,
       redactTraceArguments: options.redactTraceArguments ?? false,
       input: options.input,
+      inputTimeoutMs: options.inputTimeoutMs ?? options.callTimeoutMs ?? 60_000,
       onDiagnostic: options.onDiagnostic,
     },
   )

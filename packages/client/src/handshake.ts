@@ -7,7 +7,7 @@ import type { ConnectOptions } from './connect-options.js'
 import { Connection } from './connection.js'
 import type { EraCache } from './era-cache.js'
 import { ClientError } from './errors.js'
-import { answerInput, capabilitiesOf } from './input.js'
+import { answerInput, capabilitiesOf, isInputTimeout } from './input.js'
 import type { MessageTransport } from './message-transport.js'
 import { type Negotiated, negotiate } from './negotiate.js'
 import type { ServerSpec } from './server-spec.js'
@@ -59,9 +59,10 @@ export async function initialize(
           input,
           { method, params },
           { during: undefined, signal: options.signal ?? new AbortController().signal },
+          options.inputTimeoutMs ?? options.callTimeoutMs ?? 60_000,
         )
       } catch (error) {
-        if (ClientError.isInstance(error) && error.code === 'input_required')
+        if ((ClientError.isInstance(error) && error.code === 'input_required') || isInputTimeout(error))
           session.current?.failPending(error)
         throw error
       }

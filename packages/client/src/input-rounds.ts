@@ -23,6 +23,7 @@ export async function withInputRounds(
   send: Send,
   handler: InputHandler | undefined,
   signal: AbortSignal,
+  inputTimeoutMs = 0,
 ): Promise<unknown> {
   let retry = params
   for (let round = 1; ; round++) {
@@ -53,6 +54,7 @@ export async function withInputRounds(
         handler,
         { method: request.method, params: isObject(request.params) ? request.params : undefined },
         { during: what, signal },
+        inputTimeoutMs,
       )
     }
     retry = { ...params, inputResponses }

@@ -51,9 +51,44 @@ const kinds: Record<string, string> = {
 
 /**
  * Answers one question with the handler. A question the handler cannot answer fails with
- * ClientError `input_required`, saying what the server wanted.
+ * ClientError `input_required`, saying what the server wanted; one it has not answered within
+ * `timeoutMs` (0: no limit) fails with ClientError `timeout` (`details.limit` 'input'), and the
+ * handler's signal aborts with that error, so a prompt still open can close.
  */
 export async function answerInput(
+  handler: InputHandler | undefined,
+  request: { method: string; params?: Record<string, unknown> },
+  context: InputContext,
+  timeoutMs = 0,
+): Promise<Record<string, unknown>> {
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return answerNow(handler, request, context)
+  const limit = new AbortController()
+  const expired = new Promise<never>((_resolve, reject) => {
+    limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true })
+  })
+  const timer = setTimeout(() => {
+    limit.abort(
+      new ClientError(
+        'timeout',
+        `input question timed out after ${Math.round(timeoutMs / 100) / 10} s: the server asked for ${kinds[request.method] ?? request.method}${context.during ? ` during ${context.during}` : ''} and no answer came`,
+        { details: { limit: 'input', timeoutMs, method: request.method } },
+      ),
+    )
+  }, timeoutMs)
+  try {
+    const signal = AbortSignal.any([context.signal, limit.signal])
+    return await Promise.race([answerNow(handler, request, { ...context, signal }), expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** True for the error of a question that was not answered in time. */
+export function isInputTimeout(error: unknown): error is ClientError {
+  return ClientError.isInstance(error) && error.code === 'timeout' && error.details?.limit === 'input'
+}
+
+async function answerNow(
   handler: InputHandler | undefined,
   request: { method: string; params?: Record<string, unknown> },
   context: InputContext,

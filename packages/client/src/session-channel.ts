@@ -97,6 +97,7 @@ export class SessionChannel {
       (round) => this.request(what, method, round, options, headers),
       this.options.input,
       this.withOwn(options.signal ?? this.options.signal) ?? neverAborted,
+      this.options.inputTimeoutMs,
     )
   }
 

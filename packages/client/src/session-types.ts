@@ -60,6 +60,8 @@ export interface BorrowOptions {
   redactTraceArguments?: boolean
   /** Answers 2026-07-28 input rounds of this borrower's requests. */
   input?: InputHandler
+  /** How long one of those questions may wait for an answer, in ms (default: the session's). */
+  inputTimeoutMs?: number
   onDiagnostic?: (message: string) => void
   /**
    * Runs each tools/call, e.g. after waiting for a free call slot of a server that takes one call
@@ -78,6 +80,8 @@ export interface SessionOptions {
   redactTraceArguments: boolean
   /** Answers the server's questions (elicitation, sampling, roots), in both eras. */
   input: InputHandler | undefined
+  /** How long one question waits for `input` (0: no limit). */
+  inputTimeoutMs: number
   onDiagnostic: ((message: string) => void) | undefined
   schedule?: BorrowOptions['schedule']
 }

@@ -123,6 +123,7 @@ export class Session {
         onTrace: options.onTrace,
         redactTraceArguments: options.redactTraceArguments ?? false,
         input: options.input,
+        inputTimeoutMs: options.inputTimeoutMs ?? base.inputTimeoutMs,
         onDiagnostic: options.onDiagnostic,
         schedule: options.schedule,
       },

@@ -45,6 +45,10 @@ export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
       muted = options.hidden === true
       try {
         return await answer
+      } catch (error) {
+        // Given up (Ctrl-C, --input-timeout): what comes next starts on a line of its own.
+        if (!muted) io.stderr.write('\n')
+        throw error
       } finally {
         if (muted) io.stderr.write('\n')
         muted = false

@@ -66,6 +66,11 @@ export const connectionFlags = {
     describe: 'Answer a server question with a JSON object of fields',
     group: 'Answers:',
   },
+  'input-timeout': {
+    type: 'number',
+    describe: 'Seconds to wait for the answer to one server question (default: --timeout; 0: no limit)',
+    group: 'Answers:',
+  },
   root: {
     type: 'string',
     array: true,
@@ -123,6 +128,7 @@ export interface ConnectionArguments extends InputArguments {
   browser?: boolean
   'connect-timeout': number
   'max-time'?: number
+  'input-timeout'?: number
   header?: string[]
   env?: string[]
   'pass-env'?: string[]

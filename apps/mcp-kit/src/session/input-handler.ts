@@ -51,8 +51,11 @@ export function parseInputFlags(args: InputArguments): {
   return { json, strings }
 }
 
-/** Where questions are asked: a prompt and its end (undefined: no terminal to ask on). */
-export type OpenPrompt = () => { ask: Ask; close(): void } | undefined
+/**
+ * Where questions are asked: a prompt and its end (undefined: no terminal to ask on). `signal`
+ * aborts when the question is given up (--input-timeout, Ctrl-C): the prompt stops asking.
+ */
+export type OpenPrompt = (signal: AbortSignal) => { ask: Ask; close(): void } | undefined
 
 function describeField(name: string, property: Schema, required: boolean): string {
   const type = typeof property.type === 'string' ? property.type : 'value'
@@ -89,7 +92,8 @@ async function askField(
 export function createInputHandler(
   args: InputArguments,
   io: Io,
-  openPrompt: OpenPrompt = () => openTerminalPrompt(io),
+  openPrompt: OpenPrompt = (signal) =>
+    openTerminalPrompt({ ...io, signal: AbortSignal.any([io.signal, signal]) }),
 ): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
@@ -99,6 +103,7 @@ export function createInputHandler(
 
   async function fillForm(
     request: ElicitRequestParams & { requestedSchema?: Schema },
+    signal: AbortSignal,
   ): Promise<ElicitResult> {
     const { ClientError } = await import('@mcp-kit/client')
     const { coerceArguments, formatProblems, validateArguments } = await import('@mcp-kit/schema')
@@ -117,7 +122,7 @@ export function createInputHandler(
     }
     Object.assign(values, coerceArguments(fromStrings, schema))
     const missing = () => [...required].filter((name) => values[name] === undefined)
-    const prompt = missing().length > 0 ? openPrompt() : undefined
+    const prompt = missing().length > 0 ? openPrompt(signal) : undefined
     if (prompt !== undefined) {
       try {
         io.stderr.write(`mcp-kit: the server asks: ${sanitizeLine(request.message)}\n`)
@@ -152,10 +157,13 @@ export function createInputHandler(
     return { action: 'accept', content: values as ElicitResult['content'] }
   }
 
-  async function visitUrl(request: ElicitRequestParams & { url?: string }): Promise<ElicitResult> {
+  async function visitUrl(
+    request: ElicitRequestParams & { url?: string },
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
     const { ClientError } = await import('@mcp-kit/client')
     const url = sanitizeLine(String(request.url ?? ''))
-    const prompt = openPrompt()
+    const prompt = openPrompt(signal)
     if (prompt === undefined) {
       throw new ClientError(
         'input_required',
@@ -172,8 +180,10 @@ export function createInputHandler(
   }
 
   return {
-    elicit: (request) =>
-      (request as { mode?: string }).mode === 'url' ? visitUrl(request as never) : fillForm(request as never),
+    elicit: (request, context) =>
+      (request as { mode?: string }).mode === 'url'
+        ? visitUrl(request as never, context.signal)
+        : fillForm(request as never, context.signal),
     roots: async () => roots,
   }
 }

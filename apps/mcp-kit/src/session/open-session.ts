@@ -75,6 +75,7 @@ export function connectOptions(
     connectTimeoutMs: seconds(args['connect-timeout'], '--connect-timeout'),
     callTimeoutMs: seconds(args.timeout, '--timeout'),
     totalTimeoutMs: seconds(args['max-time'], '--max-time'),
+    inputTimeoutMs: args['input-timeout'] === 0 ? 0 : seconds(args['input-timeout'], '--input-timeout'),
     headers: parseHeaders(args.header ?? []),
     env: parseEnvironment(args.env ?? []),
     passEnv: args['pass-env'] ?? [],

@@ -80,13 +80,13 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   const stopReading = () => lines?.close()
   let running: AbortController | undefined
   // Questions from the server are asked through this shell's own line editor.
-  const input = createInputHandler(args, io, () => {
+  const input = createInputHandler(args, io, (given) => {
     if (!lines || !interactive) return undefined
     status.clear()
     return {
       ask: (question) =>
         new Promise<string>((resolve, reject) => {
-          const signal = running?.signal ?? io.signal
+          const signal = AbortSignal.any([running?.signal ?? io.signal, given])
           if (signal.aborted) return reject(signal.reason)
           lines?.question(question, { signal }, resolve)
           signal.addEventListener('abort', () => reject(signal.reason), { once: true })
