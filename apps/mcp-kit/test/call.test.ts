@@ -1,11 +1,11 @@
 // cat, head and tail: records, raw results, argument coercion and validation.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import { afterAll, describe, expect, it } from 'vitest'
-import { records, runCli } from './helpers.js'
+import { binPath, records, runCli } from './helpers.js'
 
 const basic = `mcp+node://${fixtureServers.basic}`
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-kit-call-'))
@@ -119,6 +119,59 @@ describe('cat', () => {
     await runCli(['cat', `${basic}?tool=echo&message=traced`, '--trace', trace])
     const [entry] = records(readFileSync(trace, 'utf8')) as Array<Record<string, unknown>>
     expect(entry).toMatchObject({ kind: 'tool_call', name: 'echo', ok: true, args: { message: 'traced' } })
+  })
+})
+
+describe('words and reserved names', () => {
+  // A registry served by mcp-kit itself: `generate` has a parameter named like a reserved key.
+  const registry = join(scratch, 'generate.mjs')
+  writeFileSync(
+    registry,
+    `export default ({ createToolRegistry }) =>
+  createToolRegistry()
+    .tool({
+      name: 'generate',
+      inputSchema: { type: 'object', properties: { prompt: { type: 'string' }, style: { type: 'string' } }, required: ['prompt'] },
+      handler: (args) => JSON.stringify(args),
+    })
+    .tool({ name: 'plain', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: (args) => JSON.stringify(args) })
+`,
+  )
+  const server = `mcp+node://${binPath}?arg=serve&arg=${encodeURIComponent(registry)}&arg=--stdio`
+
+  it('the reference is the word that names a server, wherever it is; key=value words are arguments', async () => {
+    const before = await runCli(['cat', '--tool', 'echo', 'message=hi', basic])
+    expect(before.stderr).toBe('')
+    expect(records(before.stdout)).toEqual([{ type: 'text', text: 'hi' }])
+    const between = await runCli(['cat', '--tool', 'generate', 'style=short', server, 'prompt=hi'])
+    expect(between.stderr).toBe('')
+    expect(records(between.stdout)).toEqual([{ style: 'short', prompt: 'hi' }])
+    const none = await runCli(['cat', '--tool', 'echo', 'message=hi'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toMatch(/say which server/)
+  })
+
+  it("a parameter named like a reserved key: the tool's argument when it has one, else arg:NAME= is suggested", async () => {
+    const expected = [{ prompt: 'hi' }]
+    for (const words of [
+      ['--tool', 'generate', 'prompt=hi', server],
+      [`${server}&tool=generate&prompt=hi`],
+      ['--tool', 'generate', `${server}&prompt=hi`],
+      [`${server}&tool=generate&arg:prompt=hi`],
+      [`${server}&tool=generate`, 'arg:prompt=hi'],
+    ]) {
+      const result = await runCli(['cat', ...words])
+      expect(result.stderr, words.join(' ')).toBe('')
+      expect(records(result.stdout)).toEqual(expected)
+    }
+    const absent = await runCli(['cat', `${server}&tool=plain&prompt=hi`])
+    expect(absent.code).toBe(2)
+    expect(absent.stdout).toBe('')
+    expect(absent.stderr).toMatch(/tool 'plain' has no parameter 'prompt'.*arg:prompt=/)
+    // Before connecting (a naked query, a profile path): the message says how to write it.
+    const flag = await runCli(['cat', `${server}&tool=plain`, '--prompt', 'hi'])
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toMatch(/choose one of tool, prompt.*write arg:prompt=hi/)
   })
 })
 

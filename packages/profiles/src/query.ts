@@ -81,7 +81,7 @@ export function parseQuery(queryString: string): ReferenceQuery {
         if (!(listTargets as readonly string[]).includes(value)) {
           throw new ProfileError(
             'invalid_reference',
-            `malformed query: list=${JSON.stringify(value)} is not one of ${listTargets.join(', ')}`,
+            `malformed query: list=${JSON.stringify(value)} is not one of ${listTargets.join(', ')} (an argument named 'list' is written arg:list=…)`,
             { details: { list: value } },
           )
         }

@@ -5,13 +5,17 @@
 import type { QueryArguments } from '@mcp-kit/profiles'
 import { CliError } from '../cli/errors.js'
 
-/** Parses trailing `key=value` words; repeated keys make lists. */
+/**
+ * Parses trailing `key=value` words; repeated keys make lists. `arg:key=value` is the same (the
+ * query's way to name a parameter called like a reserved key), so either form works anywhere.
+ */
 export function parseKeyValues(words: readonly string[]): QueryArguments {
   const result: QueryArguments = {}
   for (const word of words) {
     const equals = word.indexOf('=')
     if (equals <= 0) throw new CliError('usage', `argument ${JSON.stringify(word)}: expected key=value`)
-    const key = word.slice(0, equals)
+    const named = word.slice(0, equals)
+    const key = named.startsWith('arg:') && named.length > 4 ? named.slice(4) : named
     const value = word.slice(equals + 1)
     const existing = Object.hasOwn(result, key) ? result[key] : undefined
     const next =

@@ -43,13 +43,61 @@ export interface Target {
   resolved: ResolvedReference
   /** The target as the user gave it, for messages and records. */
   text: string
+  /** Query keys that name operations, taken as the tool's arguments (see `reservedAsArguments`). */
+  reservedArguments?: ReservedArguments
+}
+
+/**
+ * `?tool=generate&prompt=hi`: `prompt` is a reserved key, but the operation is already chosen.
+ * It is taken as the tool's argument if the tool has such a parameter; else `refusal` stands.
+ */
+export interface ReservedArguments {
+  names: string[]
+  refusal: Error
+}
+
+/** The reserved keys a refusal says collide with the tool chosen, if that is what it says. */
+function collisionsOf(error: unknown): string[] {
+  const details = (error as { code?: string; details?: Record<string, unknown> }).details
+  if ((error as { code?: string }).code !== 'invalid_reference' || details?.operation !== 'tool') return []
+  return Object.keys((details.collisions ?? {}) as Record<string, unknown>)
+}
+
+/** The query's `name=` segments (a reference's, after its `?`, or a bare query) as `arg:name=`. */
+function escapeKeys(text: string, names: readonly string[], bare = false): string {
+  const at = bare ? -1 : text.indexOf('?')
+  if (!bare && at === -1) return text
+  const segments = text.slice(at + 1).split('&')
+  const escaped = segments.map((segment) => {
+    const key = segment.split('=', 1)[0] ?? ''
+    return names.includes(key) ? `arg:${segment}` : segment
+  })
+  return `${text.slice(0, at + 1)}${escaped.join('&')}`
 }
 
 /**
  * The server and operation the command line names: a reference (`@demo/echo`, `mcp+npx://…`),
  * or `[?query] -- program args…`; operation flags (`--tool echo`) add to the query either way.
  */
-export async function resolveTarget(args: TargetArguments, io: Io): Promise<Target> {
+export async function resolveTarget(
+  args: TargetArguments,
+  io: Io,
+  options: { reservedAsArguments?: boolean } = {},
+): Promise<Target> {
+  try {
+    return await resolveGiven(args, io)
+  } catch (error) {
+    // `--prompt x` is the operation flag as typed, never an argument.
+    const names = options.reservedAsArguments
+      ? collisionsOf(error).filter((name) => args[name as keyof TargetArguments] === undefined)
+      : []
+    if (names.length === 0) throw error
+    const escaped = await resolveGiven(args, io, names)
+    return { ...escaped, reservedArguments: { names, refusal: error as Error } }
+  }
+}
+
+async function resolveGiven(args: TargetArguments, io: Io, asArguments: string[] = []): Promise<Target> {
   const flags = operationFlagNames
     .filter((name) => args[name] !== undefined)
     .map((name) => `${name}=${encodeURIComponent(args[name] as string)}`)
@@ -63,7 +111,8 @@ export async function resolveTarget(args: TargetArguments, io: Io): Promise<Targ
       )
     }
     const separator = args.reference.includes('?') ? '&' : '?'
-    const text = flags === '' ? args.reference : `${args.reference}${separator}${flags}`
+    const given = flags === '' ? args.reference : `${args.reference}${separator}${flags}`
+    const text = asArguments.length === 0 ? given : escapeKeys(given, asArguments)
     return { resolved: await resolveForCli(text, io), text }
   }
   if (args.reference !== undefined && !args.reference.startsWith('?')) {
@@ -72,7 +121,8 @@ export async function resolveTarget(args: TargetArguments, io: Io): Promise<Targ
       `${JSON.stringify(args.reference)} before --: with a command line, the server is what follows --; a query before it starts with '?', as in '?tool=echo'`,
     )
   }
-  const query = [args.reference?.slice(1) ?? '', flags].filter((part) => part !== '').join('&')
+  const given = [args.reference?.slice(1) ?? '', flags].filter((part) => part !== '').join('&')
+  const query = asArguments.length === 0 ? given : escapeKeys(given, asArguments, true)
   const { describeServer, parseCommandReference, resolveReference } = await import('@mcp-kit/profiles')
   const reference = parseCommandReference(command, query)
   const resolved = await resolveReference(reference, profileOptions(io))

@@ -8,6 +8,7 @@ import type { Io } from '../cli/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { parseJsonArguments, parseKeyValues, prepareArguments } from './call-arguments.js'
 import type { ConnectionArguments } from './connection-flags.js'
+import type { ReservedArguments } from './reference.js'
 import { checkProfileSchema } from './schema-check.js'
 
 /** The argument flags of the commands that call tools (cat, head, tail, put). */
@@ -18,6 +19,24 @@ export interface ArgumentFlags extends ConnectionArguments {
   args?: string
   'raw-strings'?: boolean
   validate?: boolean
+  /** Reserved query keys taken as arguments: they stand only if the tool has such parameters. */
+  reservedArguments?: ReservedArguments
+}
+
+/** `?tool=generate&prompt=hi` is the tool's `prompt` argument only if the tool has one. */
+function checkReservedArguments(tool: Tool, reserved: ReservedArguments | undefined): void {
+  if (reserved === undefined) return
+  const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties
+  const has = (name: string) =>
+    typeof properties === 'object' && properties !== null && Object.hasOwn(properties, name)
+  const absent = reserved.names.filter((name) => !has(name))
+  if (absent.length === 0) return
+  const quoted = absent.map((name) => `'${name}'`).join(' or ')
+  throw new CliError(
+    'usage',
+    `malformed query: choose one of tool, ${absent.join(', ')}; a reference does one thing, and tool '${tool.name}' has no parameter ${quoted} (a parameter named like a reserved key is written arg:${absent[0]}=…)`,
+    { cause: reserved.refusal },
+  )
 }
 
 /** Closest names by edit distance, for "did you mean". */
@@ -92,10 +111,12 @@ export async function toolCallArguments(
 ): Promise<{ schema: unknown; callArguments: Record<string, unknown>; validate: boolean }> {
   const validate = args.validate !== false
   const rawStrings = args['raw-strings'] === true
-  const schema =
-    validate || !rawStrings
-      ? (await findTool(session, operation.name, resolved, io, args)).tool.inputSchema
+  const tool =
+    validate || !rawStrings || args.reservedArguments !== undefined
+      ? (await findTool(session, operation.name, resolved, io, args)).tool
       : undefined
+  if (tool !== undefined) checkReservedArguments(tool, args.reservedArguments)
+  const schema = tool?.inputSchema
   const sources = {
     defaults: operation.defaults,
     query: operation.args,

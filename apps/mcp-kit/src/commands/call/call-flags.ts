@@ -78,16 +78,37 @@ export function recordCommandOptions(yargs: Argv, mode: CallMode, describe: stri
     .example(`$0 ${mode} '?tool=search&query=mcp' -- ./server`, 'the same, with a query')
 }
 
+/** A word that names a server: `@profile…` or `scheme://…` (`mcp+npx://…`, `mcp+https://…`). */
+function isReferenceWord(word: string): boolean {
+  return word.startsWith('@') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(word)
+}
+
+/** A `key=value` argument: a name (no `?`, `/`, nor a leading `@`) before the first `=`. */
+function isKeyValueWord(word: string): boolean {
+  return /^[^=?/@][^=?/]*=/.test(word)
+}
+
 /**
- * With a command line after `--`, the words before it are key=value arguments (after an
- * optional `?query`), though yargs fills the reference positional with the first of them.
+ * yargs fills the reference positional with the first word, whatever it is; the words are
+ * sorted here. Without a command line the reference is the word that names a server, wherever
+ * it is among them (`cat --tool x prompt=hi URL`), and key=value words are arguments. With a
+ * command line after `--`, the words before it are key=value arguments and an optional `?query`.
  */
 export function commandLinePositionals<Arguments extends CallArguments & CommandContext>(
   argv: Arguments,
 ): Arguments {
-  if (argv.serverCommand === undefined || argv.reference === undefined || argv.reference.startsWith('?'))
-    return argv
-  return { ...argv, reference: undefined, arguments: [argv.reference, ...(argv.arguments ?? [])] }
+  const words = [argv.reference, ...(argv.arguments ?? [])].filter((word) => word !== undefined)
+  let at: number
+  if (argv.serverCommand !== undefined) at = words.findIndex((word) => word.startsWith('?'))
+  else {
+    at = words.findIndex(isReferenceWord)
+    if (at === -1) at = words.findIndex((word) => !isKeyValueWord(word))
+  }
+  return {
+    ...argv,
+    reference: at === -1 ? undefined : words[at],
+    arguments: words.filter((_, index) => index !== at),
+  }
 }
 
 /** The handler of cat, head and tail: load the runner only when the command runs. */

@@ -187,7 +187,8 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
   const count = args.n ?? 10
   if (mode !== 'cat' && (!Number.isInteger(count) || count < 0))
     throw new CliError('usage', `-n must be a whole number (got ${args.n})`)
-  const { resolved, text } = await resolveTarget(args, io)
+  const { resolved, text, reservedArguments } = await resolveTarget(args, io, { reservedAsArguments: true })
+  args = { ...args, reservedArguments }
   requireArgumentsAllowed(resolved.operation, args)
   requireDetachable(resolved, args.detach)
   const status = createStatus(io, args.quiet)

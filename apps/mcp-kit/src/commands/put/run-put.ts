@@ -51,7 +51,8 @@ export async function runPut(args: PutArguments, io: Io): Promise<number> {
   if (flag !== undefined && (!Number.isInteger(flag) || flag < 1 || flag > 1024)) {
     throw new CliError('usage', `--concurrency must be a whole number from 1 to 1024 (got ${flag})`)
   }
-  const { resolved } = await resolveTarget(args, io)
+  const { resolved, reservedArguments } = await resolveTarget(args, io, { reservedAsArguments: true })
+  args = { ...args, reservedArguments }
   requireDetachable(resolved, args.detach)
   const concurrency = flag ?? resolved.profile?.concurrency ?? 1
   const operation = resolved.operation
