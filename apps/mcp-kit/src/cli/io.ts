@@ -4,6 +4,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
+import type { TerminalPrompt } from './terminal-prompt.js'
 
 /** What a command asks of the warm-session daemon: the server it would connect to, and for how long to keep it. */
 export interface WarmRequest {
@@ -35,6 +36,8 @@ export interface Io {
   signal: AbortSignal
   /** In the warm-session daemon only: where `--keep-alive` sessions come from. */
   warm?: WarmSessions
+  /** In the warm-session daemon only: a prompt on the terminal of the CLI process that sent the command. */
+  openPrompt?: (signal: AbortSignal) => TerminalPrompt
 }
 
 export function processIo(signal: AbortSignal): Io {

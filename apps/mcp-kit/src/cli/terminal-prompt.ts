@@ -1,6 +1,7 @@
 // Questions for the person at the terminal: asked on stderr and read from the terminal, even
 // when stdin carries data (`put`, a piped config), through /dev/tty. A hidden question (a
-// password, a token) echoes nothing of what is typed.
+// password, a token) echoes nothing of what is typed. A warm command's questions are asked on
+// the terminal of the CLI process that sent it (warm/remote-prompt.ts).
 
 import { openSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
@@ -16,6 +17,7 @@ export interface TerminalPrompt {
 /** A prompt on the controlling terminal, or undefined when there is none (stderr not a TTY, no /dev/tty). */
 export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
   if (!io.stderrIsTTY) return undefined
+  if (io.openPrompt !== undefined) return io.openPrompt(io.signal)
   let input: NodeJS.ReadableStream
   let owned: ReadStream | undefined
   if ((io.stdin as NodeJS.ReadStream).isTTY) input = io.stdin

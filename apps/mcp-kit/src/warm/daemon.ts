@@ -2,8 +2,8 @@
 // per user, listening on a socket in the user's own runtime directory. Each connection is one
 // command of a CLI process, run here in-process with that process's arguments, environment,
 // working directory and terminal flags, its stdout and stderr sent back as they are written, its
-// stdin read only when the command reads it, and its Ctrl-C passed on; the CLI exits with the
-// command's exit code. Sessions opened with a keep-alive stay in the pool (warm-sessions.ts).
+// stdin read only when the command reads it, its questions asked on the CLI's terminal, and its
+// Ctrl-C passed on; the CLI exits with the command's exit code. Sessions opened with a keep-alive stay in the pool (warm-sessions.ts).
 //
 // Servers never outlive their rules: stdio servers run in their own process groups under the
 // client's watchdog, so a daemon that dies (even by SIGKILL) takes them with it; a daemon with no
@@ -16,6 +16,7 @@ import { createServer, connect as netConnect, type Server, type Socket } from 'n
 import { Readable, Writable } from 'node:stream'
 import type { Io } from '../cli/io.js'
 import { createFrameReader, encodeFrame, frameTypes } from './frames.js'
+import { remotePrompts } from './remote-prompt.js'
 import { type RuntimePaths, runtimePaths, statSocket } from './runtime-directory.js'
 import type { DaemonHello } from './warm-client.js'
 import { buildIdentity } from './warm-client.js'
@@ -66,8 +67,9 @@ function frameWriter(socket: Socket, type: string): Writable {
     waiting.clear()
   })
   const send = (payload: Buffer, callback: (error?: Error | null) => void) => {
-    // A CLI that went away (Ctrl-C twice, a closed pipe) reads nothing more: drop the output.
-    if (socket.destroyed) return callback()
+    // A CLI that went away (Ctrl-C twice, a closed pipe) reads nothing more: drop the output. An
+    // empty write only waits for the writes before it (remote-prompt.ts).
+    if (socket.destroyed || payload.length === 0) return callback()
     if (socket.write(encodeFrame(type, payload))) return callback()
     const done = () => {
       waiting.delete(done)
@@ -213,6 +215,7 @@ class Daemon {
     })
     const stdout = frameWriter(socket, frameTypes.stdout)
     const stderr = Object.assign(frameWriter(socket, frameTypes.stderr), { columns: hello.columns })
+    const prompts = remotePrompts(socket, stderr)
     const io: Io = {
       stdin,
       stdout,
@@ -222,6 +225,7 @@ class Daemon {
       stdoutIsTTY: hello.stdoutIsTTY,
       stderrIsTTY: hello.stderrIsTTY,
       signal: controller.signal,
+      openPrompt: prompts.open,
     }
     const warm = this.#pool.forCommand(io)
     io.warm = warm
@@ -256,6 +260,7 @@ class Daemon {
     return (type, payload) => {
       if (type === frameTypes.stdin) stdin.push(payload)
       else if (type === frameTypes.stdinEnd) stdin.push(null)
+      else if (type === frameTypes.typed) prompts.typed(payload)
       else if (type === frameTypes.signal && !controller.signal.aborted)
         controller.abort(new Error(`interrupted by ${payload.toString('latin1')}`))
     }

@@ -1,18 +1,23 @@
 // The warm-session wire between a CLI process and the daemon: frames of one type byte, a 32-bit
 // length and a payload. The CLI sends its command (`H`, JSON), its stdin when the command reads it
-// (`i` chunks, `I` at the end) and its signals (`s`); the daemon sends stdout and stderr (`o`,
-// `e`), asks for stdin (`r`), and ends with the exit code (`x`), or a JSON answer (`j`) to a
-// control request, or `v` when it belongs to another mcp-kit build (the CLI starts its own), or
-// `n` when a command it was offered tentatively (a profile's keepAlive?) is not a warm one.
+// (`i` chunks, `I` at the end), its signals (`s`) and the answers typed on its terminal (`a`,
+// JSON); the daemon sends stdout and stderr (`o`, `e`), asks for stdin (`r`), asks a question on
+// the CLI's terminal (`q`, JSON) and says when the questions are over (`c`), and ends with the
+// exit code (`x`), or a JSON answer (`j`) to a control request, or `v` when it belongs to another
+// mcp-kit build (the CLI starts its own), or `n` when a command it was offered tentatively (a
+// profile's keepAlive?) is not a warm one.
 
 export const frameTypes = {
   hello: 'H',
   stdin: 'i',
   stdinEnd: 'I',
   signal: 's',
+  typed: 'a',
   stdout: 'o',
   stderr: 'e',
   readStdin: 'r',
+  question: 'q',
+  questionsOver: 'c',
   exit: 'x',
   answer: 'j',
   otherBuild: 'v',

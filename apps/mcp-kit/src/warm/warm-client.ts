@@ -1,7 +1,8 @@
 // The CLI side of warm sessions: a `--keep-alive` command is run by the user's daemon (started
 // here when there is none), so this process only relays — its arguments, environment, working
 // directory and terminal flags go over the socket; stdout and stderr come back; stdin goes over
-// only when the command reads it; Ctrl-C is passed on (a second one exits at once). It loads
+// only when the command reads it; the server's questions are asked on this terminal
+// (remote-prompt.ts); Ctrl-C is passed on (a second one exits at once). It loads
 // nothing of the CLI proper: this path is what a warm call costs.
 
 import { statSync } from 'node:fs'
@@ -11,6 +12,7 @@ import { isKitError } from '../cli/errors.js'
 import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
 import type { Io } from '../cli/io.js'
 import { createFrameReader, encodeFrame, frameTypes } from './frames.js'
+import { terminalAnswers } from './remote-prompt.js'
 import { checkSocket, type RuntimePaths, runtimePaths } from './runtime-directory.js'
 
 const binPath = fileURLToPath(new URL('../bin.js', import.meta.url))
@@ -118,6 +120,9 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> 
   return new Promise((resolve) => {
     let finished = false
     let readingStdin = false
+    const answers = terminalAnswers(io, (type, payload) => {
+      if (!socket.destroyed) socket.write(encodeFrame(type, payload))
+    })
     const onAbort = () => {
       const reason = String((io.signal.reason as Error)?.message ?? '')
       if (!socket.destroyed)
@@ -127,6 +132,7 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> 
       if (finished) return
       finished = true
       io.signal.removeEventListener('abort', onAbort)
+      answers.close()
       if (readingStdin) {
         io.stdin.pause()
         ;(io.stdin as { destroy?: () => void }).destroy?.()
@@ -163,6 +169,12 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> 
           return
         case frameTypes.readStdin:
           forwardStdin()
+          return
+        case frameTypes.question:
+          answers.question(payload)
+          return
+        case frameTypes.questionsOver:
+          answers.questionsOver()
           return
         case frameTypes.exit:
           finish(Number((JSON.parse(payload.toString('utf8')) as { code: number }).code))

@@ -3,8 +3,8 @@
 // its own view of the session (Session.borrow) with its flags' limits, its Ctrl-C, its traces and
 // its answers to questions; a session stops once no command has used it for its keep-alive time
 // (the latest command's), when `mcp-kit sessions stop` says so, or when its server goes away.
-// The server's questions, logs, stderr and logins go to the command that is using it (the latest,
-// when several are).
+// The server's questions (asked on that command's terminal), logs, stderr and logins go to the
+// command that is using it (the latest, when several are).
 
 import { readdirSync, readFileSync } from 'node:fs'
 import {
@@ -14,6 +14,7 @@ import {
   connect,
   defaultEraCachePath,
   fileEraCache,
+  type InputContext,
   type InputHandler,
   type Session,
 } from '@mcp-kit/client'
@@ -235,6 +236,7 @@ export class WarmSessionPool {
       },
       redactTraceArguments: options.redactTraceArguments,
       input: options.input,
+      inputTimeoutMs: options.inputTimeoutMs ?? options.callTimeoutMs ?? 60_000,
       onDiagnostic: options.onDiagnostic,
       // A remote server is shared by its users anyway; a local one gets only the calls allowed.
       schedule: entry.transport === 'stdio' ? entry.slots.scheduler(request.concurrency) : undefined,
@@ -277,6 +279,8 @@ export class WarmSessionPool {
       callTimeoutMs: undefined,
       onTrace: undefined,
       input: routedInput(current),
+      // Each command's own limit applies (routedInput).
+      inputTimeoutMs: 0,
       onDiagnostic: (message) => current()?.options.onDiagnostic?.(message),
       onStderr: (line) => current()?.options.onStderr?.(line),
       onLog: (log) => current()?.options.onLog?.(log),
@@ -336,25 +340,55 @@ function isGone(session: Session): boolean {
 }
 
 /**
- * The server's questions go to the command using the session. An answer nobody can give fails
- * that command's calls only: connect() would fail every call on the connection.
+ * The server's questions go to the command using the session (asked on its terminal), within
+ * that command's --input-timeout. An answer nobody can give, or one that does not come in time,
+ * fails that command's calls only: connect() would fail every call on the connection.
  */
 function routedInput(current: () => Caller | undefined): InputHandler {
-  const ask = async <T>(run: (input: InputHandler) => Promise<T> | undefined, what: string): Promise<T> => {
+  const ask = async <T>(
+    run: (input: InputHandler, context: InputContext) => Promise<T> | undefined,
+    what: string,
+    context: InputContext,
+  ): Promise<T> => {
     const caller = current()
-    const answer = caller?.options.input === undefined ? undefined : run(caller.options.input)
-    if (answer === undefined) throw new Error(`no command is there to answer for ${what}`)
+    const options = caller?.options
+    const limitMs = options?.inputTimeoutMs ?? options?.callTimeoutMs ?? 60_000
+    const limit = new AbortController()
+    const timer =
+      limitMs > 0
+        ? setTimeout(
+            () =>
+              limit.abort(
+                new ClientError(
+                  'timeout',
+                  `input question timed out after ${Math.round(limitMs / 100) / 10} s: the server asked for ${what} and no answer came`,
+                  { details: { limit: 'input', timeoutMs: limitMs } },
+                ),
+              ),
+            limitMs,
+          )
+        : undefined
+    const expired = new Promise<never>((_resolve, reject) => {
+      limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true })
+    })
     try {
-      return await answer
+      const signal = AbortSignal.any([context.signal, limit.signal])
+      const answer = options?.input === undefined ? undefined : run(options.input, { ...context, signal })
+      if (answer === undefined) throw new Error(`no command is there to answer for ${what}`)
+      return await Promise.race([answer, expired])
     } catch (error) {
-      if (!ClientError.isInstance(error) || error.code !== 'input_required') throw error
-      caller?.view?.failPending(error)
-      throw new Error(error.message)
+      const given = ClientError.isInstance(error) && error.code === 'input_required'
+      if (!given && error !== limit.signal.reason) throw error
+      caller?.view?.failPending(error as ClientError)
+      throw new Error((error as Error).message)
+    } finally {
+      clearTimeout(timer)
     }
   }
   return {
-    elicit: (request, context) => ask((input) => input.elicit?.(request, context), 'input'),
-    roots: (context) => ask((input) => input.roots?.(context), 'roots'),
+    elicit: (request, context) =>
+      ask((input, asked) => input.elicit?.(request, asked), 'input from the user (elicitation)', context),
+    roots: (context) => ask((input, asked) => input.roots?.(asked), "the client's roots", context),
   }
 }
 
