@@ -6,6 +6,7 @@
 
 import { createToolRegistry, type ToolRegistry } from '@mcp-kit/server'
 import { Catalog } from './catalog.js'
+import { firstListingWaiter } from './first-listing.js'
 import type { Discovery, GatewayEvent, GatewayOptions } from './types.js'
 import { cacheKey, Upstream } from './upstream.js'
 
@@ -60,6 +61,10 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
     })
     upstreams.set(upstreamOptions.name, upstream)
   }
+  // A call right after initialize may come before an upstream's tools do.
+  const stopWaiting = registry.onMissingTool(
+    firstListingWaiter(upstreams, catalog, options.connect?.connectTimeoutMs),
+  )
 
   async function discover(upstream: Upstream): Promise<Discovery | undefined> {
     const cached = options.eager ? undefined : options.cache?.get(cacheKey(upstream.options))
@@ -113,6 +118,7 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
       return report
     },
     async close() {
+      stopWaiting()
       await Promise.all([...upstreams.values()].map((upstream) => upstream.close()))
     },
   }

@@ -20,6 +20,7 @@ import {
   marks,
   memory,
   nodeServer,
+  slowUpstream,
   startGateway,
   startHttpUpstream,
   stormUpstream,
@@ -327,6 +328,35 @@ describe('faults', () => {
       const health = gateway.health()
       expect(['failed', 'restarting']).toContain(health.broken?.state)
       expect(health.broken?.error).toMatch(/exited|did not start|nonexistent|Cannot find/i)
+    } finally {
+      await client.close()
+    }
+  })
+
+  test("an upstream still starting: a 2025 client's first call for its tool waits for its tools, not 'Unknown tool'", async () => {
+    const launches = join(temporaryDir(), 'launches')
+    // Its first start outlasts the connect limit (the gateway serves without it, and retries); the
+    // second answers initialize after a second.
+    const slow = {
+      ...nodeServer(slowUpstream),
+      env: { LAUNCH_FILE: launches, DELAYS_MS: '3000,1000' },
+    }
+    const { url, gateway } = await startGateway({
+      upstreams: [
+        { name: 'fixture', server: nodeServer(fixtureUpstream) },
+        { name: 'slow', server: slow },
+      ],
+      connect: { connectTimeoutMs: 2000 },
+    })
+    expect(gateway.health().slow?.state).not.toBe('running')
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' })
+    try {
+      await client.connect(new HttpTransportV1(new URL(url)))
+      // Right after initialize, without listing tools.
+      expect(text(await client.callTool({ name: 'slow__echo', arguments: { text: 'hi' } }))).toBe('echo: hi')
+      expect(marks(launches)).toHaveLength(2)
+      // A name no upstream offers is still unknown once they have listed their tools.
+      await expect(client.callTool({ name: 'slow__nope', arguments: {} })).rejects.toThrow(/Unknown tool/)
     } finally {
       await client.close()
     }

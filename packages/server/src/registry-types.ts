@@ -191,6 +191,17 @@ export interface ToolRegistry {
   readonly prompts: ReadonlyMap<string, PromptDefinition>
   /** The static resource with this URI, else the first template (in registration order) that matches it. */
   findResource(uri: string): ResourceMatch | undefined
+  /**
+   * The tool of this name for a call. When none is registered and a waiter is set (onMissingTool),
+   * the waiter may first wait for it to appear; the calls of every transport look tools up here.
+   */
+  resolveTool(name: string, signal: AbortSignal): Promise<ToolDefinition | undefined>
+  /**
+   * Lets a call for a tool that is not registered (yet) wait for it, as a gateway does while an
+   * upstream is still starting: `wait` settles once the tool may be there (if it is not, the call
+   * answers Unknown tool). One waiter per registry; the returned function removes it.
+   */
+  onMissingTool(wait: (name: string, signal: AbortSignal) => Promise<void>): () => void
   /** Removes a tool (clients that listen are told the list changed); false when there was none. */
   removeTool(name: string): boolean
   removeResource(uri: string): boolean

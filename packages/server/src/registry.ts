@@ -65,6 +65,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const listeners = new Set<(event: RegistryEvent) => void>()
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
   let batched: Set<ListName> | undefined
+  let missingTool: ((name: string, signal: AbortSignal) => Promise<void>) | undefined
   const changed = (list: ListName): true => {
     if (batched !== undefined) batched.add(list)
     else emit({ type: 'list_changed', list })
@@ -201,6 +202,21 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         if (variables !== null) return { uri, resource: definition, variables }
       }
       return undefined
+    },
+    async resolveTool(name, signal) {
+      const wait = missingTool
+      if (tools.has(name) || wait === undefined) return tools.get(name)
+      // A waiter that fails only means the tool did not come: the call says it is unknown. A tool
+      // that needs scopes came after the transport checked them: not for this call.
+      await wait(name, signal).catch(() => {})
+      const late = tools.get(name)
+      return late?.scopes === undefined ? late : undefined
+    },
+    onMissingTool(wait) {
+      missingTool = wait
+      return () => {
+        if (missingTool === wait) missingTool = undefined
+      }
     },
     removeTool(name) {
       return tools.delete(name) && changed('tools')

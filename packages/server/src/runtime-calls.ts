@@ -106,7 +106,7 @@ export function createCalls(
     const tracing = onTrace !== undefined
     const startedAt = tracing ? Date.now() : 0
     const startedClock = tracing ? performance.now() : 0
-    const tool = registry.tools.get(name)
+    const tool = registry.tools.get(name) ?? (await registry.resolveTool(name, context.signal))
     if (tool === undefined) {
       const error = new ServerError('tool_not_found', `Unknown tool: ${printable(name)}`, {
         details: { tool: name },

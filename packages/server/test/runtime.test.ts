@@ -91,6 +91,27 @@ describe('tool calls', () => {
     )
   })
 
+  test('a call for a missing tool waits for the missing-tool waiter, then looks again', async () => {
+    const registry = createToolRegistry()
+    const asked: string[] = []
+    const stop = registry.onMissingTool(async (name) => {
+      asked.push(name)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      if (name === 'late') registry.tool({ name: 'late', handler: () => 'arrived' })
+      if (name === 'guarded') registry.tool({ name: 'guarded', scopes: ['admin'], handler: () => 'no' })
+      if (name === 'broken') throw new Error('the upstream never started')
+    })
+    const runtime = createRuntime(registry)
+    expect(textOf(await runtime.callTool('late'))).toBe('arrived')
+    // A tool that needs scopes came after the transport checked them: not for this call.
+    await expect(runtime.callTool('guarded')).rejects.toThrow('Unknown tool: guarded')
+    await expect(runtime.callTool('broken')).rejects.toThrow('Unknown tool: broken')
+    expect(asked).toEqual(['late', 'guarded', 'broken'])
+    stop()
+    await expect(runtime.callTool('other')).rejects.toThrow('Unknown tool: other')
+    expect(asked).toHaveLength(3)
+  })
+
   test('handlers get progress, logging and cancellation from the caller', async () => {
     const registry = createToolRegistry().tool({
       name: 'work',
