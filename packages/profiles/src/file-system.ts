@@ -1,6 +1,7 @@
 // The file system as profiles see it: a small interface so callers (and tests) can inject their own.
 
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { acquireLock } from './file-lock.js'
 
 export interface ProfileFileSystem {
   readFile(path: string): Promise<string>
@@ -11,6 +12,12 @@ export interface ProfileFileSystem {
   rename(from: string, to: string): Promise<void>
   mkdir(path: string): Promise<void>
   remove(path: string): Promise<void>
+  /**
+   * Takes the lock file `path` (created exclusively; a left-over one is broken) and resolves with
+   * its release. Optional: without it, writes to the secret store are not locked against another
+   * writer.
+   */
+  lock?(path: string): Promise<() => Promise<void>>
 }
 
 export const nodeFileSystem: ProfileFileSystem = {
@@ -37,4 +44,5 @@ export const nodeFileSystem: ProfileFileSystem = {
     await mkdir(path, { recursive: true, mode: 0o700 })
   },
   remove: (path) => rm(path, { recursive: true, force: true }),
+  lock: (path) => acquireLock(path),
 }

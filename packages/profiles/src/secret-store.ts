@@ -1,7 +1,9 @@
 // The user's secret store: one JSON file, mode 0600 in a 0700 directory, beside the OAuth
 // credentials ($MCP_KIT_HOME, else $XDG_CONFIG_HOME/mcp-kit, else ~/.config/mcp-kit). Profiles
 // refer to its entries as `${secret:KEY}`; it is read only when a profile does. Writes go to a
-// temporary file renamed over the old one, so a reader never sees half a file.
+// temporary file renamed over the old one, so a reader never sees half a file, and read, change
+// and write back under a lock file (`secrets.json.lock`), so two writers at once keep both
+// changes.
 
 import { randomBytes } from 'node:crypto'
 import { homedir } from 'node:os'
@@ -56,20 +58,8 @@ export async function writeSecrets(
 ): Promise<string> {
   const fs = options.fs ?? nodeFileSystem
   const path = storePath(options)
-  const secrets = await readSecrets(options)
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) delete secrets[key]
-    else secrets[key] = value
-  }
-  const sorted = Object.fromEntries(Object.entries(secrets).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  await fs.mkdir(dirname(path))
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
-  try {
-    await fs.writeFile(temporary, `${JSON.stringify({ version: 1, secrets: sorted }, null, 2)}\n`)
-    await fs.rename(temporary, path)
-  } catch (error) {
-    await fs.remove(temporary).catch(() => {})
-    throw new ProfileError(
+  const cannotWrite = (error: unknown) =>
+    new ProfileError(
       'profile_invalid',
       `cannot write the secret store ${path}: ${(error as Error).message}`,
       {
@@ -77,6 +67,33 @@ export async function writeSecrets(
         cause: error,
       },
     )
+  let release: (() => Promise<void>) | undefined
+  try {
+    await fs.mkdir(dirname(path))
+    release = await fs.lock?.(`${path}.lock`)
+  } catch (error) {
+    throw cannotWrite(error)
+  }
+  try {
+    // Read under the lock: a change another writer made meanwhile is kept.
+    const secrets = await readSecrets(options)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) delete secrets[key]
+      else secrets[key] = value
+    }
+    const sorted = Object.fromEntries(
+      Object.entries(secrets).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    )
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      await fs.writeFile(temporary, `${JSON.stringify({ version: 1, secrets: sorted }, null, 2)}\n`)
+      await fs.rename(temporary, path)
+    } catch (error) {
+      await fs.remove(temporary).catch(() => {})
+      throw cannotWrite(error)
+    }
+  } finally {
+    await release?.()
   }
   return path
 }
