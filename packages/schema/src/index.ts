@@ -21,8 +21,9 @@ export { coerceArguments } from './coerce.js'
 
 // Validation: every problem with its parameter path (ajv, loaded on first use)
 
+export { formatProblems } from './problems.js'
 export type { ArgumentProblem, ValidationResult, ValidatorCacheStats } from './validate.js'
-export { formatProblems, validateArguments, validatorCacheStats } from './validate.js'
+export { validateArguments, validatorCacheStats } from './validate.js'
 
 // MCP 2026-07-28 x-mcp-header: parameters mirrored into Mcp-Param-* headers, and the header
 // value encoding shared with Mcp-Name

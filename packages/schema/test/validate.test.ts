@@ -105,6 +105,29 @@ describe('validateArguments', () => {
     })
   })
 
+  it('words a titled enum (oneOf/anyOf of const) as its values and titles, not one problem per branch', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        size: {
+          type: 'string',
+          oneOf: [
+            { const: 's', title: 'Small' },
+            { const: 'l', title: 'Large' },
+          ],
+        },
+        shade: { anyOf: [{ const: 1, title: 'Dark' }, { const: 2 }] },
+      },
+    }
+    expect(problems(validateArguments({ size: 'm', shade: 3 }, schema))).toEqual([
+      { path: 'size', keyword: 'oneOf', message: 'must be one of "s" (Small), "l" (Large) (got "m")' },
+      { path: 'shade', keyword: 'anyOf', message: 'must be one of 1 (Dark), 2 (got 3)' },
+    ])
+    expect(formatProblems(problems(validateArguments({ size: 'm' }, schema)))).toBe(
+      'size: must be one of "s" (Small), "l" (Large) (got "m")',
+    )
+  })
+
   it('words const, format and other keywords', () => {
     const schema = {
       type: 'object',
