@@ -185,6 +185,119 @@ describe('bash completion', () => {
   })
 })
 
+/**
+ * Calls bash's completion function with what bash itself gives it on Tab (seen in bash 5.2): the
+ * words split at blanks and at COMP_WORDBREAKS (`=`, `:`, `@`) but a quoted word kept whole,
+ * quote included; and readline's word being completed as $2 (the text after an open quote, or
+ * after the last break; `@` stays in it).
+ */
+function bashCompleteAs(words: string[], line: string, current: string): string[] {
+  const script = [
+    'source <(mcp-kit completion bash)',
+    'COMP_WORDS=("${@:2}")',
+    'COMP_CWORD=$(( $# - 2 ))',
+    `COMP_LINE=${JSON.stringify(line).replace(/\$/g, '\\$')}`,
+    'COMP_POINT=${#COMP_LINE}',
+    '_mcp_kit_yargs_completions mcp-kit "$1" "${COMP_WORDS[COMP_CWORD-1]}"',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n')
+  const output = execFileSync('bash', ['-c', script, 'bash', current, ...words], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  })
+  return output.split('\n').filter((word) => word !== '')
+}
+
+describe('bash completion of quoted words', () => {
+  it('completes inside an open quote, single or double, offering what goes after the quote', () => {
+    expect(bashCompleteAs(['mcp-kit', 'cat', "'@calc/ec"], "mcp-kit cat '@calc/ec", '@calc/ec')).toEqual([
+      '@calc/echo',
+    ])
+    expect(
+      bashCompleteAs(['mcp-kit', 'cat', '"@calc/echo?mes'], 'mcp-kit cat "@calc/echo?mes', '@calc/echo?mes'),
+    ).toEqual(['@calc/echo?message='])
+    // A quoted value with a blank, then the next parameter and its values.
+    const typed = '@tripwire/lookup?query=hello world&mo'
+    expect(bashCompleteAs(['mcp-kit', 'cat', `'${typed}`], `mcp-kit cat '${typed}`, typed)).toEqual([
+      '@tripwire/lookup?query=hello world&mode=',
+    ])
+    const value = '@tripwire/lookup?query=hello world&mode=e'
+    expect(bashCompleteAs(['mcp-kit', 'cat', `"${value}`], `mcp-kit cat "${value}`, value)).toEqual([
+      '@tripwire/lookup?query=hello world&mode=exact',
+    ])
+    // Inside double quotes, a candidate's " and \ are escaped as the shell will read them.
+    const quoted = `@tripwire/lookup?query=it's \\"x\\"&mode=f`
+    expect(bashCompleteAs(['mcp-kit', 'cat', `"${quoted}`], `mcp-kit cat "${quoted}`, quoted)).toEqual([
+      `@tripwire/lookup?query=it's \\"x\\"&mode=fast`,
+    ])
+  })
+
+  it('reads an earlier quoted word as one word, and a closed quote as the shell will', () => {
+    const reference = "'@tripwire/lookup?query=hello world'"
+    expect(bashCompleteAs(['mcp-kit', 'cat', reference, 'mo'], `mcp-kit cat ${reference} mo`, 'mo')).toEqual([
+      'mode=',
+    ])
+    expect(bashCompleteAs(['mcp-kit', 'cat', reference, ''], `mcp-kit cat ${reference} `, '')).toEqual([
+      'mode=',
+    ])
+    // The whole word quoted and closed: the candidates replace it, quoted for a bare word.
+    const closed = "'@tripwire/lookup?query=hello world&mode='"
+    expect(bashCompleteAs(['mcp-kit', 'cat', closed], `mcp-kit cat ${closed}`, closed)).toEqual([
+      '@tripwire/lookup?query=hello\\ world\\&mode=fast',
+      '@tripwire/lookup?query=hello\\ world\\&mode=exact',
+    ])
+    // A blank escaped with a backslash; bash split the word at `@` and `=`.
+    expect(
+      bashCompleteAs(
+        ['mcp-kit', 'cat', '@', 'tripwire/lookup?query', '=', 'hello\\ world\\&mo'],
+        'mcp-kit cat @tripwire/lookup?query=hello\\ world\\&mo',
+        'hello\\ world\\&mo',
+      ),
+    ).toEqual(['hello\\ world\\&mode='])
+  })
+
+  it('keeps the @ that bash splits off a bare word', () => {
+    expect(bashCompleteAs(['mcp-kit', 'cat', '@', 'calc/ec'], 'mcp-kit cat @calc/ec', '@calc/ec')).toEqual([
+      '@calc/echo',
+    ])
+  })
+
+  it.runIf(installed('tmux'))('completes quoted words on a terminal (tmux)', async () => {
+    const terminal = openTerminal('bash --norc --noprofile -i', { env })
+    try {
+      terminal.type("PS1='$ '; source <(mcp-kit completion bash); clear")
+      terminal.press('Enter')
+      await expect.poll(() => terminal.screen().trim(), { timeout: 15_000 }).toBe('$')
+      // The line being edited (tmux leaves out trailing blanks).
+      const line = () =>
+        terminal
+          .screen()
+          .split('\n')
+          .filter((text) => text.startsWith('$ '))
+          .at(-1)
+          ?.trimEnd() ?? ''
+      terminal.type("mcp-kit cat '@tripwire/lookup?query=hello world&mo")
+      terminal.press('Tab')
+      await expect
+        .poll(line, { timeout: 15_000 })
+        .toBe("$ mcp-kit cat '@tripwire/lookup?query=hello world&mode='")
+      terminal.press('C-u')
+      terminal.type("mcp-kit cat '@calc/ec")
+      terminal.press('Tab')
+      await expect.poll(line, { timeout: 15_000 }).toBe("$ mcp-kit cat '@calc/echo'")
+      terminal.type('mes')
+      terminal.press('Tab')
+      await expect.poll(line, { timeout: 15_000 }).toBe("$ mcp-kit cat '@calc/echo' message=")
+      terminal.press('C-u')
+      terminal.type('mcp-kit cat @calc/ec')
+      terminal.press('Tab')
+      await expect.poll(line, { timeout: 15_000 }).toBe('$ mcp-kit cat @calc/echo')
+    } finally {
+      terminal.close()
+    }
+  })
+})
+
 describe.runIf(installed('fish'))('fish completion', () => {
   it('completes tools and parameters with their descriptions', () => {
     const script = join(directory, 'mcp-kit.fish')

@@ -7,6 +7,7 @@
 import type { ProfileTool } from '@mcp-kit/profiles'
 import type { Argv } from 'yargs'
 import type { Shell } from '../commands/completion/scripts.js'
+import { sanitizeLine } from '../output/sanitize.js'
 import { profileOptions } from '../session/reference.js'
 import type { Io } from './io.js'
 
@@ -187,7 +188,10 @@ async function referenceCandidates(current: string, catalog: Catalog, names: Arg
     for (const target of ['tools', 'resources', 'templates', 'prompts'])
       candidates.push({ word: `${base}list=${target}` })
   }
-  return candidates.filter((candidate) => names.isSafeWord(candidate.word))
+  // What was typed may hold blanks (a quoted word: `'@p/tool?q=a b&`); what is offered after it
+  // may not, and neither may break the one-candidate-a-line answer.
+  if (sanitizeLine(base) !== base) return []
+  return candidates.filter((candidate) => names.isSafeWord(candidate.word.slice(base.length)))
 }
 
 async function argumentWordCandidates(

@@ -14,16 +14,61 @@ export function shellOf(env: Readonly<Record<string, string | undefined>>): Shel
   return 'bash'
 }
 
-// bash splits words at `=` and `:` (COMP_WORDBREAKS), so `@p?tool=ec` reaches a completion
-// function as three words. The script hands mcp-kit the blank-separated words of the line up to
-// the cursor instead, and cuts from each candidate the part bash already counts as earlier words.
+// bash splits words at `=`, `:` and `@` (COMP_WORDBREAKS) and keeps their quotes, so
+// `'@p/tool?q=a b&tool=ec` reaches a completion function as pieces, quote included. The script
+// reads the line up to the cursor itself, as the shell will hand it to mcp-kit (quotes and
+// backslashes removed), asks for those words' candidates, and offers of each what replaces the
+// text being completed (readline's word, $2: after an open quote, or after the last break),
+// quoted to fit where the cursor is: inside '…', inside "…", or bare.
 const bash = `###-begin-mcp-kit-completions-###
 # bash completion for mcp-kit: commands, flags, profiles, and the tools and parameters a
 # profile saved (no server is started).
 # Install: mcp-kit completion bash >> ~/.bashrc   (or: source <(mcp-kit completion bash))
+
+# Splits $1 into the words the command will get, quotes and backslashes removed: sets the
+# caller's words (all but the last), word (the last: "" after a blank) and quote (the quote
+# still open at the end).
+__mcp_kit_split()
+{
+    local text="$1" char next started=0 i
+    words=()
+    word=""
+    quote=""
+    for (( i = 0; i < \${#text}; i++ )); do
+        char="\${text:i:1}"
+        next="\${text:i+1:1}"
+        if [[ "$quote" == "'" ]]; then
+            if [[ "$char" == "'" ]]; then quote=""; else word+="$char"; fi
+        elif [[ "$quote" == '"' ]]; then
+            if [[ "$char" == '"' ]]; then
+                quote=""
+            elif [[ "$char" == "\\\\" && -n "$next" && "\\"\\\\\\$\\\`" == *"$next"* ]]; then
+                word+="$next"
+                (( i++ ))
+            else
+                word+="$char"
+            fi
+        elif [[ "$char" == "'" || "$char" == '"' ]]; then
+            quote="$char"
+            started=1
+        elif [[ "$char" == "\\\\" ]]; then
+            word+="$next"
+            (( i++ ))
+            started=1
+        elif [[ "$char" == [[:space:]] ]]; then
+            (( started )) && words+=("$word")
+            word=""
+            started=0
+        else
+            word+="$char"
+            started=1
+        fi
+    done
+}
 _mcp_kit_yargs_completions()
 {
-    local cur="\${COMP_WORDS[COMP_CWORD]}"
+    # The text Tab replaces (readline's word): after an open quote, or after the last break.
+    local cur="\${2-\${COMP_WORDS[COMP_CWORD]}}"
     local line
     if [[ -n "\${COMP_LINE-}" ]]; then
         line="\${COMP_LINE:0:\${COMP_POINT:-\${#COMP_LINE}}}"
@@ -31,16 +76,37 @@ _mcp_kit_yargs_completions()
         line="\${COMP_WORDS[*]:0:COMP_CWORD+1}"
     fi
     local -a words candidates
-    read -r -a words <<< "$line"
-    if [[ -z "$line" || "$line" =~ [[:space:]]$ ]]; then words+=(""); fi
-    local word="\${words[\${#words[@]}-1]}"
-    local cut=$(( \${#word} - \${#cur} ))
+    local word quote
+    __mcp_kit_split "$line"
+    local -a before=("\${words[@]}")
+    local current="$word" open="$quote"
+    # That text as the command will read it (inside the quote still open, if one is).
+    __mcp_kit_split "$open$cur"
+    local typed="$word"
+    words=("\${before[@]}" "$current")
+    word="$current"
+    local cut=$(( \${#word} - \${#typed} ))
     (( cut < 0 )) && cut=0
     mapfile -t candidates < <(SHELL=bash mcp-kit --get-yargs-completions "\${words[@]}" 2>/dev/null)
     COMPREPLY=()
-    local candidate
+    local candidate rest quoted char i
     for candidate in "\${candidates[@]}"; do
-        [[ "$candidate" == "$word"* ]] && COMPREPLY+=("\${candidate:cut}")
+        [[ "$candidate" == "$word"* ]] || continue
+        # What replaces the text, quoted for where the cursor is.
+        rest="\${candidate:cut}"
+        quoted=""
+        for (( i = 0; i < \${#rest}; i++ )); do
+            char="\${rest:i:1}"
+            if [[ "$open" == "'" ]]; then
+                [[ "$char" == "'" ]] && char="'\\\\''"
+            elif [[ "$open" == '"' ]]; then
+                [[ "\\"\\\\\\$\\\`" == *"$char"* ]] && char="\\\\$char"
+            elif [[ "$char" == [[:space:]] || " '\\"\\\\\\$\\\`;&|<>()" == *"$char"* ]]; then
+                char="\\\\$char"
+            fi
+            quoted+="$char"
+        done
+        COMPREPLY+=("$quoted")
     done
     # name=, @profile/ and mcp+npx:// go on with more text: no space after them.
     if [[ \${#COMPREPLY[@]} -eq 1 && "\${COMPREPLY[0]}" == *[=/] ]]; then
