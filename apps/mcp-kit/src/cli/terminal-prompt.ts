@@ -10,7 +10,8 @@ import { ReadStream } from 'node:tty'
 import type { Io } from './io.js'
 
 export interface TerminalPrompt {
-  ask(question: string, options?: { hidden?: boolean }): Promise<string>
+  /** `choices`: what Tab offers for the answer (a form field's allowed values). */
+  ask(question: string, options?: { hidden?: boolean; choices?: readonly string[] }): Promise<string>
   close(): void
 }
 
@@ -38,10 +39,20 @@ export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
     },
   })
   Object.assign(output, { isTTY: true, columns: (io.stderr as { columns?: number }).columns ?? 80 })
-  const lines = createInterface({ input, output, terminal: true })
+  let choices: readonly string[] = []
+  const lines = createInterface({
+    input,
+    output,
+    terminal: true,
+    completer: (line: string): [string[], string] => [
+      choices.filter((choice) => choice.startsWith(line)),
+      line,
+    ],
+  })
   return {
     async ask(question, options = {}) {
       muted = false
+      choices = options.hidden === true ? [] : (options.choices ?? [])
       const answer = lines.question(question, { signal: io.signal })
       // The question is written by now; from here on the typing is hidden.
       muted = options.hidden === true
@@ -54,6 +65,7 @@ export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
       } finally {
         if (muted) io.stderr.write('\n')
         muted = false
+        choices = []
       }
     },
     close() {

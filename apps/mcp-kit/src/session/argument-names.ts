@@ -1,9 +1,11 @@
 // What can follow a tool name on a command line, from the tool's input schema: `name=` for each
 // parameter not given yet, and `name=value` for the values a parameter allows (enum, const,
-// boolean). Shared by shell completion (schemas a profile saved) and `mcp-kit shell` (the live
-// server's schemas). Server-provided names only become candidates when they are one safe word.
+// titled enums with their titles as descriptions, boolean). Shared by shell completion (schemas a
+// profile saved) and `mcp-kit shell` (the live server's schemas). Server-provided names only
+// become candidates when they are one safe word.
 
 import { clip, sanitizeLine } from '../output/sanitize.js'
+import { itemChoicesOf } from './schema-choices.js'
 
 export interface Candidate {
   word: string
@@ -32,15 +34,6 @@ function typeName(property: Schema): string {
   return 'value'
 }
 
-function allowedValues(property: Schema): string[] {
-  if (Array.isArray(property.enum))
-    return property.enum.filter((value) => ['string', 'number', 'boolean'].includes(typeof value)).map(String)
-  if (property.const !== undefined && ['string', 'number', 'boolean'].includes(typeof property.const))
-    return [String(property.const)]
-  if (property.type === 'boolean') return ['true', 'false']
-  return []
-}
-
 /**
  * Candidates for the word being typed after a tool: `partial` is that word (`lim`, `limit=`),
  * `given` the parameter names already on the line.
@@ -59,8 +52,11 @@ export function argumentCandidates(
     const name = partial.slice(0, equals)
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined
     if (!isObject(property)) return []
-    return allowedValues(property)
-      .map((value) => ({ word: `${name}=${value}` }))
+    return itemChoicesOf(property)
+      .map((choice) => ({
+        word: `${name}=${String(choice.value)}`,
+        description: shortDescription(choice.title, 60),
+      }))
       .filter((candidate) => isSafeWord(candidate.word))
   }
   const candidates: Candidate[] = []

@@ -3,7 +3,7 @@
 // schema's defaults, and asked on the terminal for whatever is still missing; a URL to visit is
 // shown and waited for on a terminal; roots are the working directory (or --root); sampling is
 // not offered (mcp-kit has no model). Without a terminal, a question the flags cannot answer
-// fails with `input_required` (exit 6) naming the flags that would.
+// fails with `input_required` (exit 6) naming the flags that would and listing the form.
 
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,6 +12,7 @@ import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
+import { type Ask, askField, describeFormField, valueForTitle } from './form-fields.js'
 
 export interface InputArguments {
   input?: string[]
@@ -20,7 +21,6 @@ export interface InputArguments {
 }
 
 type Schema = Record<string, unknown>
-type Ask = (question: string) => Promise<string>
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -57,34 +57,6 @@ export function parseInputFlags(args: InputArguments): {
  */
 export type OpenPrompt = (signal: AbortSignal) => { ask: Ask; close(): void } | undefined
 
-function describeField(name: string, property: Schema, required: boolean): string {
-  const type = typeof property.type === 'string' ? property.type : 'value'
-  const choices = Array.isArray(property.enum) ? ` [${property.enum.join('/')}]` : ''
-  const text = typeof property.description === 'string' ? ` — ${sanitizeLine(property.description)}` : ''
-  return `  ${sanitizeLine(name)} (${type}${required ? ', required' : ''})${choices}${text}`
-}
-
-/** Reads one field's answer; undefined when the user kept the current value. */
-async function askField(
-  ask: Ask,
-  name: string,
-  property: Schema,
-  current: unknown,
-  required: boolean,
-  io: Io,
-) {
-  for (;;) {
-    const shown = current === undefined ? '' : ` [${sanitizeLine(JSON.stringify(current))}]`
-    const answer = (await ask(`${describeField(name, property, required)}${shown}: `)).trim()
-    if (answer === '') {
-      if (current !== undefined || !required) return current
-      io.stderr.write('    (required)\n')
-      continue
-    }
-    return answer
-  }
-}
-
 /**
  * `openPrompt` asks on the terminal by default; `mcp-kit shell` asks through its own line editor,
  * which already reads the terminal.
@@ -115,10 +87,14 @@ export function createInputHandler(
       if (property.default !== undefined) values[name] = property.default
     }
     const fromStrings: Record<string, string> = {}
-    for (const name of Object.keys(properties)) {
+    for (const [name, property] of Object.entries(properties)) {
       if (name in given.json) values[name] = given.json[name]
       const text = given.strings[name]
-      if (text !== undefined) fromStrings[name] = text
+      if (text === undefined) continue
+      // `--input size=Large` for the titled choice `{const: 'l', title: 'Large'}`.
+      const titled = valueForTitle(property, text)
+      if (titled !== undefined) values[name] = titled
+      else fromStrings[name] = text
     }
     Object.assign(values, coerceArguments(fromStrings, schema))
     const missing = () => [...required].filter((name) => values[name] === undefined)
@@ -141,9 +117,12 @@ export function createInputHandler(
     }
     const absent = missing()
     if (absent.length > 0) {
+      const fields = Object.entries(properties).map(([name, property]) =>
+        describeFormField(name, property, required.has(name), values[name]),
+      )
       throw new ClientError(
         'input_required',
-        `the server asks "${sanitizeLine(request.message)}" and needs ${absent.map((name) => `'${sanitizeLine(name)}'`).join(', ')}: run it on a terminal, or answer with --input ${sanitizeLine(absent[0] ?? 'name')}=… (or --input-json '{…}')`,
+        `the server asks "${sanitizeLine(request.message)}" and needs ${absent.map((name) => `'${sanitizeLine(name)}'`).join(', ')}: run it on a terminal, or answer with --input ${sanitizeLine(absent[0] ?? 'name')}=… (or --input-json '{…}'). The form:\n${fields.join('\n')}`,
         { details: { missing: absent } },
       )
     }

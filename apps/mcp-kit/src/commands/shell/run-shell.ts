@@ -1,12 +1,13 @@
 // `mcp-kit shell <ref>`: one connection, many commands. Type `<tool> key=value …` to call a tool
 // (the arguments, coercion, validation and NDJSON records of `cat`), `read <uri>`, `prompt <name>
 // key=value …`, `tools`, `resources`, `prompts`, `help [tool]`, `exit`. On a terminal: line
-// editing, Tab completion of commands, tools, parameters and resource URIs from the live server,
-// and a history kept between sessions. Ctrl-C cancels the running call; Ctrl-D or `exit` leaves.
-// Read from a pipe it runs each line and exits with the code of the last command that failed.
+// editing, Tab completion of commands, tools, parameters and resource URIs from the live server
+// and of a server question's choices, and a history kept between sessions. Ctrl-C cancels the
+// running call; Ctrl-D or `exit` leaves. Read from a pipe it runs each line and exits with the
+// code of the last command that failed.
 
 import { createInterface, type Interface } from 'node:readline'
-import type { Prompt, Resource, Session, Tool } from '@mcp-kit/client'
+import type { Session, Tool } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
@@ -17,17 +18,19 @@ import { clip, firstLine, sanitizeLine } from '../../output/sanitize.js'
 import { createStatus, type Status } from '../../output/status.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
-import { argumentCandidates, type Candidate, givenNames, isSafeWord } from '../../session/argument-names.js'
 import { parseJsonArguments, parseKeyValues, prepareArguments } from '../../session/call-arguments.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { createInputHandler } from '../../session/input-handler.js'
 import { openSession, serverReference } from '../../session/open-session.js'
 import { resolveForCli } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
+import { describeChoices, itemChoicesOf } from '../../session/schema-choices.js'
 import { suggest } from '../../session/tool-arguments.js'
 import { callToolOutcome, messageOnlyErrors, stringifyPromptArguments } from '../call/run-call.js'
 import { describeType } from '../inspect/render-inspect.js'
+import { createCompleter, type ListCache } from './shell-completion.js'
 import { historyPath, historySize, loadHistory, rememberLine } from './shell-history.js'
+import { shellQuestions } from './shell-questions.js'
 import { splitWords } from './shell-words.js'
 
 export interface ShellArguments extends ConnectionArguments {
@@ -37,19 +40,6 @@ export interface ShellArguments extends ConnectionArguments {
   raw?: boolean
   history?: boolean
 }
-
-const builtins: Candidate[] = [
-  { word: 'tools', description: 'list the tools' },
-  { word: 'resources', description: 'list the resources' },
-  { word: 'templates', description: 'list the resource templates' },
-  { word: 'prompts', description: 'list the prompts' },
-  { word: 'read', description: 'read <uri>: read a resource' },
-  { word: 'prompt', description: 'prompt <name> key=value…: get a prompt' },
-  { word: 'call', description: 'call <tool> key=value…: call a tool (also when its name is a command)' },
-  { word: 'help', description: 'help [tool]: commands, or one tool and its parameters' },
-  { word: 'exit', description: 'leave the shell (or Ctrl-D)' },
-]
-const builtinNames = new Set([...builtins.map((builtin) => builtin.word), 'quit'])
 
 const help = `Commands:
   <tool> key=value …      call a tool; arguments as on the command line (quotes work), or one {json} word
@@ -80,17 +70,13 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   const stopReading = () => lines?.close()
   let running: AbortController | undefined
   // Questions from the server are asked through this shell's own line editor.
+  const questions = shellQuestions(() => lines)
   const input = createInputHandler(args, io, (given) => {
     if (!lines || !interactive) return undefined
     status.clear()
     return {
-      ask: (question) =>
-        new Promise<string>((resolve, reject) => {
-          const signal = AbortSignal.any([running?.signal ?? io.signal, given])
-          if (signal.aborted) return reject(signal.reason)
-          lines?.question(question, { signal }, resolve)
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true })
-        }),
+      ask: (question, options) =>
+        questions.ask(question, AbortSignal.any([running?.signal ?? io.signal, given]), options?.choices),
       close: () => {},
     }
   })
@@ -119,7 +105,13 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
       output: io.stderr,
       terminal: interactive,
       prompt,
-      completer: interactive ? shell.completer : undefined,
+      completer: interactive
+        ? (line: string, callback: Parameters<typeof shell.completer>[1]) => {
+            const answer = questions.complete(line)
+            if (answer === undefined) shell.completer(line, callback)
+            else callback(null, answer)
+          }
+        : undefined,
       history: history === undefined ? [] : loadHistory(history),
       historySize,
       removeHistoryDuplicates: true,
@@ -171,8 +163,7 @@ function createShell(
   status: Status,
 ) {
   const say = diagnostics(io, args)
-  let resources: Promise<Resource[]> | undefined
-  let prompts: Promise<Prompt[]> | undefined
+  const lists: ListCache = {}
 
   async function findTool(name: string): Promise<Tool> {
     const tools = await session.listTools()
@@ -255,14 +246,14 @@ function createShell(
       session.invalidateTools()
       for (const tool of await session.listTools()) rows.push([tool.name, tool.description ?? tool.title])
     } else if (what === 'resources') {
-      resources = session.listResources()
-      for (const resource of await resources) rows.push([resource.uri, resource.name])
+      lists.resources = session.listResources()
+      for (const resource of await lists.resources) rows.push([resource.uri, resource.name])
     } else if (what === 'templates') {
       for (const template of await session.listResourceTemplates())
         rows.push([template.uriTemplate, template.name])
     } else {
-      prompts = session.listPrompts()
-      for (const prompt of await prompts) rows.push([prompt.name, prompt.description ?? prompt.title])
+      lists.prompts = session.listPrompts()
+      for (const prompt of await lists.prompts) rows.push([prompt.name, prompt.description ?? prompt.title])
     }
     if (rows.length === 0) {
       await writeLine(io.stdout, `(no ${what})`)
@@ -285,8 +276,13 @@ function createShell(
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
     for (const [parameter, property] of Object.entries(properties)) {
       const about = typeof property?.description === 'string' ? `  ${clip(property.description, 80)}` : ''
+      // Titled enums: the titles say what the values mean.
+      const choices = itemChoicesOf(property)
+      const titled = choices.some((choice) => choice.title !== undefined)
+        ? `  one of ${describeChoices(choices)}`
+        : ''
       lines.push(
-        `  ${sanitizeLine(parameter)}=${sanitizeLine(describeType(property))}${required.has(parameter) ? ' (required)' : ''}${about}`,
+        `  ${sanitizeLine(parameter)}=${sanitizeLine(describeType(property))}${required.has(parameter) ? ' (required)' : ''}${titled}${about}`,
       )
     }
     if (Object.keys(properties).length === 0) lines.push('  (no parameters)')
@@ -340,52 +336,5 @@ function createShell(
     }
   }
 
-  /** Tab: commands and tools first, then a tool's parameters, resource URIs or prompt arguments. */
-  function completer(line: string, callback: (error: null, result: [string[], string]) => void): void {
-    const words = line.split(/\s+/)
-    const current = words.at(-1) ?? ''
-    const done = (candidates: Candidate[]) =>
-      callback(null, [
-        candidates.map((candidate) => candidate.word).filter((word) => word.startsWith(current)),
-        current,
-      ])
-    const candidates = async (): Promise<Candidate[]> => {
-      const tools = () =>
-        session
-          .listTools()
-          .then((listed) =>
-            listed.filter((tool) => isSafeWord(tool.name)).map((tool) => ({ word: tool.name })),
-          )
-      if (words.length === 1) return [...builtins, ...(await tools())]
-      const [command, second] = words as [string, string]
-      if (words.length === 2 && (command === 'help' || command === 'call')) return tools()
-      if (command === 'read' && words.length === 2) {
-        resources ??= session.listResources()
-        return (await resources)
-          .filter((resource) => isSafeWord(resource.uri))
-          .map((resource) => ({ word: resource.uri }))
-      }
-      if (command === 'prompt') {
-        prompts ??= session.listPrompts()
-        const listed = await prompts
-        if (words.length === 2)
-          return listed.filter((prompt) => isSafeWord(prompt.name)).map((prompt) => ({ word: prompt.name }))
-        const found = listed.find((prompt) => prompt.name === second)
-        const schema = {
-          properties: Object.fromEntries(
-            (found?.arguments ?? []).map((argument) => [argument.name, { type: 'string' }]),
-          ),
-        }
-        return argumentCandidates(schema, current, givenNames(words.slice(2, -1)))
-      }
-      if (builtinNames.has(command) && command !== 'call') return []
-      const toolName = command === 'call' ? second : command
-      const tool = (await session.listTools()).find((candidate) => candidate.name === toolName)
-      const first = command === 'call' ? 2 : 1
-      return argumentCandidates(tool?.inputSchema, current, givenNames(words.slice(first, -1)))
-    }
-    candidates().then(done, () => done([]))
-  }
-
-  return { run, completer }
+  return { run, completer: createCompleter(session, lists) }
 }
