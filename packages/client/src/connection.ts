@@ -247,9 +247,11 @@ export class Connection {
       this.#events.onNotification?.(method, params)
       return
     }
-    if (typeof value.id !== 'number') return // not ours: we only send numeric ids
-    const pending = this.#pending.get(value.id)
-    if (!pending || !this.#settle(value.id)) return
+    // We only send numeric ids; a sloppy server that echoes one as a string ("7") still answers it.
+    const id = typeof value.id === 'string' && /^[0-9]{1,15}$/.test(value.id) ? Number(value.id) : value.id
+    if (typeof id !== 'number') return
+    const pending = this.#pending.get(id)
+    if (!pending || !this.#settle(id)) return
     if (isObject(value.error)) {
       const error = value.error
       pending.reject(
@@ -259,6 +261,9 @@ export class Connection {
           error.data,
         ),
       )
+    } else if (value.error !== undefined && value.error !== null) {
+      // An error that is not an object (`"error": "no such method"`): still an error answer.
+      pending.reject(new RpcError(-32603, typeof value.error === 'string' ? value.error : 'unknown error'))
     } else if ('result' in value) {
       pending.resolve(value.result)
     } else {

@@ -21,14 +21,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Throws protocol_error for an invalid initialize result or a version this client does not speak. */
 export function checkInitializeResult(result: InitializeResult): void {
-  if (
-    !isObject(result) ||
-    typeof result.protocolVersion !== 'string' ||
-    !isObject(result.capabilities) ||
-    !isObject(result.serverInfo)
-  ) {
+  if (!isObject(result) || typeof result.protocolVersion !== 'string') {
     throw new ClientError('protocol_error', 'the server sent an invalid initialize result')
   }
+  // Tolerated: hand-written servers that leave out capabilities or serverInfo.
+  if (!isObject(result.capabilities)) (result as { capabilities: object }).capabilities = {}
+  if (!isObject(result.serverInfo))
+    (result as { serverInfo: object }).serverInfo = { name: 'unknown', version: '' }
   if (!(supportedProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
     throw new ClientError(
       'protocol_error',

@@ -1,9 +1,9 @@
 // Which protocol era a server speaks, decided once per connection (spec 2026-07-28
 // basic/versioning "Backward Compatibility"). In `auto` mode the client probes with
-// `server/discover` carrying the 2026-07-28 envelope: a DiscoverResult (or a recognized modern
-// error) means a modern server; any other error, an HTTP 4xx without a modern error body, or no
-// answer in time means a 2025 server, and the client falls back to `initialize` on the same
-// connection. A remembered "legacy" verdict skips the probe; a pinned version skips it too.
+// `server/discover`: only a valid DiscoverResult (or a recognized modern version error) makes a
+// server modern. Anything else (an empty, null or string result, an error of any code or shape, an
+// HTTP 4xx, no answer in time) means a 2025 server, and the client initializes on the same
+// connection, as the SDK's `auto` client does: tolerant in what it accepts.
 
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
 import type { Connection } from './connection.js'
@@ -57,6 +57,34 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** How an answer that decided the era is shown in a diagnostic: short, one line, printable. */
+function shown(value: unknown): string {
+  let text: string
+  try {
+    text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value))
+  } catch {
+    text = String(value)
+  }
+  const printable = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
+  return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable
+}
+
+/** The probe's answer was not a DiscoverResult: the server is not a 2026-07-28 one. */
+class NotDiscoverResult extends Error {
+  override readonly name = 'NotDiscoverResult'
+  constructor(readonly answer: unknown) {
+    super(`server/discover answered ${shown(answer)}, which is not a DiscoverResult`)
+  }
+}
+
+/** The probe's result, if it is a valid DiscoverResult. */
+function discoverResult(result: unknown): Record<string, unknown> | undefined {
+  if (!isObject(result) || !isObject(result.capabilities)) return undefined
+  const versions = result.supportedVersions
+  if (!Array.isArray(versions) || versions.length === 0) return undefined
+  return versions.every((version) => typeof version === 'string') ? result : undefined
+}
+
 /** Thrown when a probe ended the server process (stdio): launch again and initialize. */
 export class ProbeEndedServer extends Error {
   override readonly name = 'ProbeEndedServer'
@@ -76,10 +104,12 @@ async function discover(
     transport.setProtocolVersion?.(envelope.protocolVersion)
   }
   connection.useEnvelope(envelope)
-  const result = await connection.request('server/discover', {}, { timeoutMs, signal: options.signal })
-  if (!isObject(result) || !Array.isArray(result.supportedVersions) || !isObject(result.capabilities)) {
-    throw new ClientError('protocol_error', 'the server sent an invalid server/discover result')
-  }
+  const answer = await connection.request('server/discover', {}, { timeoutMs, signal: options.signal })
+  const result = discoverResult(answer)
+  if (result === undefined) throw new NotDiscoverResult(answer)
+  options.onDiagnostic?.(
+    `server/discover answered a DiscoverResult (versions ${(result.supportedVersions as string[]).join(', ')}); speaking ${envelope.protocolVersion}`,
+  )
   const meta = isObject(result._meta) ? result._meta : {}
   const serverInfo = meta['io.modelcontextprotocol/serverInfo']
   return {
@@ -136,6 +166,34 @@ function modernVersionsOffered(error: unknown): string[] | undefined {
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : []
 }
 
+/** Why the probe did not make the server a modern one, in one line. */
+function probeFailure(error: unknown): string {
+  if (error instanceof NotDiscoverResult) return error.message
+  if (error instanceof RpcError) return `server/discover: ${shown(error.message)} (error ${error.code})`
+  if (ClientError.isInstance(error) && error.code === 'timeout') return 'server/discover: no answer in time'
+  return `server/discover: ${shown((error as Error)?.message ?? error)}`
+}
+
+/** A pinned modern version: a server that does not answer the probe as one gets a clear error. */
+async function discoverPinned(
+  connection: Connection,
+  transport: EraTransport,
+  envelope: Envelope,
+  options: NegotiateOptions,
+): Promise<Negotiated> {
+  try {
+    return await discover(connection, transport, envelope, options, options.timeoutMs)
+  } catch (error) {
+    if (options.signal?.aborted || modernVersionsOffered(error) !== undefined) throw error
+    if (!(error instanceof NotDiscoverResult) && !(error instanceof RpcError)) throw error
+    throw new ClientError(
+      'protocol_error',
+      `the server does not speak MCP ${envelope.protocolVersion}, the version asked for (${probeFailure(error)}); let the version be negotiated to speak an older one`,
+      { cause: error },
+    )
+  }
+}
+
 export async function negotiate(
   connection: Connection,
   transport: EraTransport,
@@ -153,9 +211,8 @@ export async function negotiate(
     clientInfo: options.clientInfo,
   })
   if (options.choice !== 'auto') {
-    if (isModernVersion(options.choice)) {
-      return discover(connection, transport, envelope(options.choice), options, options.timeoutMs)
-    }
+    if (isModernVersion(options.choice))
+      return discoverPinned(connection, transport, envelope(options.choice), options)
     return initialize(connection, transport, options, options.choice)
   }
   if (options.remembered === 'legacy') {
@@ -187,19 +244,13 @@ export async function negotiate(
       options.onDiagnostic?.(
         `the server speaks ${offered.join(', ') || 'no version'} of the modern era; trying initialize`,
       )
-    } else if (ClientError.isInstance(error) && error.code !== 'timeout') {
+    } else if (ClientError.isInstance(error) && error.code !== 'timeout' && error.code !== 'protocol_error') {
       throw error
     } else if (httpStatus(error) === 401 || httpStatus(error) === 403) {
       // Refused for want of credentials: that says nothing about the era, and initialize would be refused too.
       throw error
     } else {
-      const why =
-        error instanceof RpcError
-          ? `${error.message} (${error.code})`
-          : ClientError.isInstance(error)
-            ? 'no answer in time'
-            : (error as Error)?.message
-      options.onDiagnostic?.(`server/discover: ${why}; speaking 2025-11-25 (initialize)`)
+      options.onDiagnostic?.(`${probeFailure(error)}; speaking 2025-11-25 (initialize)`)
     }
     connection.useEnvelope(undefined)
     const negotiated = await initialize(connection, transport, { ...options, timeoutMs: left() })

@@ -6,8 +6,8 @@ import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from './errors.js'
 import { indexParamHeaders } from './input-rounds.js'
 import type { SessionChannel } from './session-channel.js'
-import { requireArray } from './session-results.js'
-import type { CacheHint, SharedState, ToolFilter } from './session-types.js'
+import { isObject, requireArray } from './session-results.js'
+import type { CacheHint, ListOptions, SharedState, ToolFilter } from './session-types.js'
 
 const maxPages = 1000
 
@@ -23,17 +23,24 @@ export async function listAll<T>(
   hints: Map<string, CacheHint>,
   method: string,
   key: string,
-  limit = Number.POSITIVE_INFINITY,
+  options: ListOptions = {},
 ): Promise<T[]> {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY
+  const pageOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }
   const items: T[] = []
   const seen = new Set<string>()
   let cursor: string | undefined
   for (let count = 0; count < maxPages; count++) {
-    const result = requireArray(
-      await channel.request(method, method, cursor === undefined ? undefined : { cursor }, {}),
-      key,
+    const answer = await channel.request(
       method,
+      method,
+      cursor === undefined ? undefined : { cursor },
+      pageOptions,
     )
+    // Tolerated: a hand-written server that answers a list it does not keep with {}, null or a
+    // string has nothing to list. A list that is there but is not an array is still refused.
+    if (count === 0 && (!isObject(answer) || answer[key] === undefined)) return items
+    const result = requireArray(answer, key, method)
     if (count === 0 && typeof result.ttlMs === 'number') {
       hints.set(method, {
         ttlMs: result.ttlMs,
@@ -42,7 +49,7 @@ export async function listAll<T>(
     }
     items.push(...(result[key] as T[]))
     const next = result.nextCursor
-    if (typeof next !== 'string' || next === '' || items.length >= limit) return items
+    if (typeof next !== 'string' || next === '' || items.length >= limit) return items.slice(0, limit)
     if (seen.has(next))
       throw new ClientError(
         'protocol_error',

@@ -21,8 +21,10 @@ export interface Progress {
 }
 
 export interface ListOptions {
-  /** Stop fetching pages once at least this many items are in. */
+  /** At most this many items: pages stop once that many are in. */
   limit?: number
+  /** Per-page timeout in ms (default: the session's call timeout). */
+  timeoutMs?: number
 }
 
 export interface CallOptions {

@@ -37,11 +37,16 @@ export async function watchChanges(
     }
     for (const uri of resources)
       await channel.request(`resources/subscribe '${uri}'`, 'resources/subscribe', { uri }, {})
+    // Until the caller stops, the session's own limits (the total time) run out, or the server goes.
+    const limits = channel.limits.signal
     await new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve()
+      if (signal.aborted || limits.aborted) return resolve()
       signal.addEventListener('abort', () => resolve(), { once: true })
+      limits.addEventListener('abort', () => resolve(), { once: true })
       void closed.then(resolve)
     })
+    const stopped = channel.stopReason
+    if (!signal.aborted && stopped !== undefined && stopped.code === 'timeout') throw stopped
   } finally {
     watchers.delete(onNotification)
   }

@@ -186,7 +186,7 @@ export class Session {
 
   /** All resources (every page; with `limit`, pages stop once that many are in). */
   listResources(options: ListOptions = {}): Promise<Resource[]> {
-    return listAll(this.#channel, this.#shared.hints, 'resources/list', 'resources', options.limit)
+    return listAll(this.#channel, this.#shared.hints, 'resources/list', 'resources', options)
   }
 
   listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
@@ -195,12 +195,12 @@ export class Session {
       this.#shared.hints,
       'resources/templates/list',
       'resourceTemplates',
-      options.limit,
+      options,
     )
   }
 
   listPrompts(options: ListOptions = {}): Promise<Prompt[]> {
-    return listAll(this.#channel, this.#shared.hints, 'prompts/list', 'prompts', options.limit)
+    return listAll(this.#channel, this.#shared.hints, 'prompts/list', 'prompts', options)
   }
 
   /**

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test, vi } from 'vitest'
 import { connect, noEraCache, type Session } from '../src/index.js'
 import { failureOf } from './helpers.js'
 
@@ -95,5 +95,8 @@ test('an answer in time is used as before', async () => {
   open.add(session)
   const result = await session.callTool('ask', {})
   expect(result.content).toEqual([{ type: 'text', text: 'done' }])
-  expect(stderr.join('\n')).toMatch(/answered: \{"action":"accept","content":\{"ok":true\}\}/)
+  // The server's stderr and its answer travel on different pipes: wait for the line.
+  await vi.waitFor(() =>
+    expect(stderr.join('\n')).toMatch(/answered: \{"action":"accept","content":\{"ok":true\}\}/),
+  )
 })

@@ -41,6 +41,25 @@ export function cacheKey(options: UpstreamOptions): string {
   return JSON.stringify([server.command, server.args, Object.keys(server.env ?? {}).sort(), server.cwd ?? ''])
 }
 
+/** How long a listing waits for resource templates (some servers never answer a method they lack). */
+const templatesTimeoutMs = 5_000
+
+/**
+ * Resources, templates and prompts the upstream answered with an error (many hand-written servers
+ * declare resources and answer templates/list with an error of some code) are an empty list: its
+ * tools still work. A broken connection or a cancelled listing still fails the discovery.
+ */
+async function optionalList<T>(listing: Promise<T[]>): Promise<T[]> {
+  try {
+    return await listing
+  } catch (error) {
+    const failure = error as { code?: unknown; details?: { rpcCode?: unknown } }
+    const answered = typeof failure.details?.rpcCode === 'number'
+    if (answered || failure.code === 'protocol_error' || failure.code === 'timeout') return []
+    throw error
+  }
+}
+
 export class Upstream {
   readonly name: string
   readonly options: UpstreamOptions
@@ -196,9 +215,11 @@ export class Upstream {
     session.invalidateTools()
     const [tools, resources, resourceTemplates, prompts] = await Promise.all([
       capabilities.tools ? session.listTools() : [],
-      capabilities.resources ? session.listResources() : [],
-      capabilities.resources ? session.listResourceTemplates() : [],
-      capabilities.prompts ? session.listPrompts() : [],
+      capabilities.resources ? optionalList(session.listResources()) : [],
+      capabilities.resources
+        ? optionalList(session.listResourceTemplates({ timeoutMs: templatesTimeoutMs }))
+        : [],
+      capabilities.prompts ? optionalList(session.listPrompts()) : [],
     ])
     const discovery = {
       tools,

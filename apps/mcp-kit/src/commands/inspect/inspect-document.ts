@@ -25,6 +25,9 @@ export interface InspectDocument {
 type ListName = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
 
 /** Lists everything the server advertises, concurrently; a failing list is reported, not fatal. */
+/** How long inspect waits for resource templates before taking them as none. */
+const templatesTimeoutMs = 5_000
+
 export async function collectInspectDocument(
   session: Session,
   reference: string,
@@ -38,13 +41,20 @@ export async function collectInspectDocument(
       return await run()
     } catch (error) {
       const failure = error as { code?: string; message?: string }
-      // Cancellation and timeouts are the command's failure, not one list's.
-      if (failure.code === 'cancelled' || failure.code === 'timeout' || failure.code === 'connect_failed')
+      // Cancellation and timeouts are the command's failure, not one list's (but for templates).
+      const templatesTimedOut = list === 'resourceTemplates' && failure.code === 'timeout'
+      if (
+        failure.code === 'cancelled' ||
+        (failure.code === 'timeout' && !templatesTimedOut) ||
+        failure.code === 'connect_failed'
+      )
         throw error
-      // Many servers with resources have no templates and answer "method not found": that is an empty list.
+      // Many servers with resources have no templates and answer with an error ("method not found",
+      // or any code a hand-written server picks): that is an empty list.
       if (
         list === 'resourceTemplates' &&
-        (error as { details?: { rpcCode?: number } }).details?.rpcCode === -32601
+        (typeof (error as { details?: { rpcCode?: number } }).details?.rpcCode === 'number' ||
+          templatesTimedOut)
       )
         return []
       errors.push({ list, code: failure.code ?? 'internal', message: failure.message ?? String(error) })
@@ -54,7 +64,10 @@ export async function collectInspectDocument(
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
     attempt('tools', capabilities.tools !== undefined, () => session.listTools()),
     attempt('resources', capabilities.resources !== undefined, () => session.listResources()),
-    attempt('resourceTemplates', capabilities.resources !== undefined, () => session.listResourceTemplates()),
+    // Bounded: some hand-written servers never answer a method they don't have.
+    attempt('resourceTemplates', capabilities.resources !== undefined, () =>
+      session.listResourceTemplates({ timeoutMs: templatesTimeoutMs }),
+    ),
     attempt('prompts', capabilities.prompts !== undefined, () => session.listPrompts()),
   ])
   const { hashTools } = await import('@mcp-kit/schema')
