@@ -1,8 +1,9 @@
 // A server's forms (elicitation) as people meet them: without a terminal, the exit-6 message lists
 // every field with its type, its choices and whether it is required, and a wrong value is told the
-// allowed values; in `mcp-kit shell` on a real terminal (tmux), a long form is asked without Node
-// warnings, Tab offers a field's choices (true/false, enum values), and titled enums show their
-// titles in forms, in `help` and in the values Tab offers for a tool's parameter.
+// allowed values; on a real terminal (tmux) a question starts a line of its own and Tab offers a
+// field's choices (true/false, enum values); in `mcp-kit shell` a long form is asked without Node
+// warnings, and titled enums show their titles in forms, in `help` and in the values Tab offers
+// for a tool's parameter.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -44,6 +45,16 @@ export default ({ createToolRegistry }) =>
         const answer = await context.elicit({
           message: 'A few questions',
           requestedSchema: { type: 'object', properties, required: ['name', 'color'] },
+        })
+        return JSON.stringify(answer.content ?? answer.action)
+      },
+    })
+    .tool({
+      name: 'confirm',
+      handler: async (_args, context) => {
+        const answer = await context.elicit({
+          message: 'Sure?',
+          requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } }, required: ['sure'] },
         })
         return JSON.stringify(answer.content ?? answer.action)
       },
@@ -112,11 +123,34 @@ function openShell(): Terminal {
   })
 }
 
+describe('on a terminal (tmux)', () => {
+  it('cat: the question starts a line of its own (not after "calling …"), Tab offers its choices', async () => {
+    const terminal = openTerminal(
+      `${process.execPath} ${binPath} cat '${server}&tool=confirm'; echo "exit=$?"; sleep 60`,
+      { env: { NO_COLOR: '1' } },
+    )
+    try {
+      await see(terminal, /^ {2}sure \(boolean, required\) \[true\/false\]: ?$/m)
+      expect(terminal.screen()).toMatch(/^mcp-kit: the server asks: Sure\?$/m)
+      terminal.type('f')
+      terminal.press('Tab')
+      await see(terminal, /\[true\/false\]: false$/m)
+      terminal.press('Enter')
+      await see(terminal, /Send this answer\?/)
+      terminal.press('Enter')
+      await see(terminal, /^\{"sure":false\}$/m)
+      await see(terminal, /exit=0/)
+    } finally {
+      terminal.close()
+    }
+  })
+})
+
 describe('mcp-kit shell on a terminal (tmux)', () => {
   it('a form of more than ten fields: asked to the end without a MaxListenersExceededWarning', async () => {
     const terminal = openShell()
     try {
-      await see(terminal, /2 tools\. Type help/)
+      await see(terminal, /3 tools\. Type help/)
       terminal.type('survey')
       terminal.press('Enter')
       const answers: Array<[string, string]> = [
@@ -144,7 +178,7 @@ describe('mcp-kit shell on a terminal (tmux)', () => {
   it('Tab offers true/false and enum values in forms, titled choices show their titles', async () => {
     const terminal = openShell()
     try {
-      await see(terminal, /2 tools\. Type help/)
+      await see(terminal, /3 tools\. Type help/)
       // A tool parameter's titled enum: its values on Tab, its titles in help.
       terminal.type('paint size=')
       await tabTwice(terminal)

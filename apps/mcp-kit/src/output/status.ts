@@ -12,19 +12,29 @@ export interface Status {
 
 const silent: Status = { update() {}, clear() {} }
 
+/** The streams a status line is shown on now: whoever writes there next clears it first. */
+const shownOn = new WeakSet<object>()
+
+/**
+ * Clears the status line on stderr, if one is shown: for what is written to stderr outside the
+ * command's own flow (a login's "opening a browser", a server's question).
+ */
+export function clearStatus(io: Io): void {
+  if (!shownOn.has(io.stderr)) return
+  io.stderr.write('\r\u001b[2K')
+  shownOn.delete(io.stderr)
+}
+
 export function createStatus(io: Io, quiet: boolean | undefined): Status {
   if (!io.stderrIsTTY || quiet) return silent
   const columns = () => Math.max(20, ((io.stderr as { columns?: number }).columns ?? 80) - 1)
-  let shown = false
   return {
     update(text) {
       io.stderr.write(`\r\u001b[2K${clip(text, columns())}`)
-      shown = true
+      shownOn.add(io.stderr)
     },
     clear() {
-      if (!shown) return
-      io.stderr.write('\r\u001b[2K')
-      shown = false
+      clearStatus(io)
     },
   }
 }

@@ -12,6 +12,7 @@ import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
+import { clearStatus } from '../output/status.js'
 import { type Ask, askField, describeFormField, valueForTitle } from './form-fields.js'
 
 export interface InputArguments {
@@ -64,8 +65,11 @@ export type OpenPrompt = (signal: AbortSignal) => { ask: Ask; close(): void } | 
 export function createInputHandler(
   args: InputArguments,
   io: Io,
-  openPrompt: OpenPrompt = (signal) =>
-    openTerminalPrompt({ ...io, signal: AbortSignal.any([io.signal, signal]) }),
+  openPrompt: OpenPrompt = (signal) => {
+    // The question starts a line of its own, not after "calling …".
+    clearStatus(io)
+    return openTerminalPrompt({ ...io, signal: AbortSignal.any([io.signal, signal]) })
+  },
 ): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {

@@ -11,6 +11,7 @@ import { CliError, isKitError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { sanitizeText } from '../output/sanitize.js'
+import { clearStatus } from '../output/status.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
 
@@ -143,7 +144,11 @@ export async function oauthOptions(
       ? loopbackAuthorizer({
           openBrowser: args.browser !== false,
           signal: io.signal,
-          say: (message) => io.stderr.write(`mcp-kit: ${message}\n`),
+          say: (message) => {
+            // On the line of its own, not after "connecting to …".
+            clearStatus(io)
+            io.stderr.write(`mcp-kit: ${message}\n`)
+          },
         })
       : undefined,
   }
