@@ -1,5 +1,6 @@
-// The TTL cache for resources that declare `ttlMs`: one entry per concrete URI, shared by every
-// session of a runtime, bounded, and single-flight (concurrent cold reads share one load).
+// The TTL cache for resources that declare `ttlMs`: one entry per concrete URI and owner (a
+// principal for private resources, none for public ones), bounded, and single-flight (concurrent
+// cold reads of one entry share one load).
 // What it returns carries `_meta.fetched_at`, the ISO time the content was read.
 
 import type { ReadResourceResult } from '@modelcontextprotocol/server'
@@ -16,7 +17,14 @@ interface Load {
 }
 
 export interface ResourceCache {
-  read(uri: string, ttlMs: number, load: () => Promise<ReadResourceResult>): Promise<ReadResourceResult>
+  /** `owner` keeps the entry to one principal (private resources); without it the entry is shared. */
+  read(
+    uri: string,
+    ttlMs: number,
+    load: () => Promise<ReadResourceResult>,
+    owner?: string,
+  ): Promise<ReadResourceResult>
+  /** Drops every entry of `uri`, whoever owns it. */
   invalidate(uri: string): void
   readonly size: number
 }
@@ -29,13 +37,14 @@ export function createResourceCache(now: () => number, maximumEntries = 1000): R
     get size() {
       return entries.size
     },
-    read(uri, ttlMs, load) {
-      const entry = entries.get(uri)
+    read(uri, ttlMs, load, owner) {
+      const key = `${owner ?? ''}\n${uri}`
+      const entry = entries.get(key)
       if (entry !== undefined) {
         if (now() < entry.expiresAt) return Promise.resolve(entry.result)
-        entries.delete(uri)
+        entries.delete(key)
       }
-      const pending = loads.get(uri)
+      const pending = loads.get(key)
       if (pending !== undefined) return pending.promise
       const current: Load = { promise: undefined as never, stale: false }
       current.promise = load()
@@ -46,24 +55,25 @@ export function createResourceCache(now: () => number, maximumEntries = 1000): R
             _meta: { ...result._meta, fetched_at: new Date(fetchedAt).toISOString() },
           }
           if (!current.stale) {
-            entries.set(uri, { result: stamped, expiresAt: fetchedAt + ttlMs })
+            entries.set(key, { result: stamped, expiresAt: fetchedAt + ttlMs })
             // Maps keep insertion order: the first key is the oldest entry.
             if (entries.size > maximumEntries) entries.delete(entries.keys().next().value as string)
           }
           return stamped
         })
         .finally(() => {
-          if (loads.get(uri) === current) loads.delete(uri)
+          if (loads.get(key) === current) loads.delete(key)
         })
-      loads.set(uri, current)
+      loads.set(key, current)
       return current.promise
     },
     invalidate(uri) {
-      entries.delete(uri)
-      const pending = loads.get(uri)
-      if (pending !== undefined) {
+      const suffix = `\n${uri}`
+      for (const key of [...entries.keys()]) if (key.endsWith(suffix)) entries.delete(key)
+      for (const [key, pending] of [...loads]) {
+        if (!key.endsWith(suffix)) continue
         pending.stale = true
-        loads.delete(uri)
+        loads.delete(key)
       }
     },
   }

@@ -6,6 +6,7 @@
 
 import { formatProblems, validateArguments } from '@mcp-kit/schema'
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
+import { principalOf } from './auth/principal.js'
 import type { HandlerContext } from './context.js'
 import { ServerError } from './errors.js'
 import { isInputRequired } from './protocol/input-required.js'
@@ -198,9 +199,12 @@ export function createCalls(
           })
         }
       }
+      // A private resource (the default scope) is cached per principal: one user's content never
+      // answers another user's read.
+      const owner = resource.cacheScope === 'public' ? undefined : principalOf(context.authInfo)
       const result =
         resource.ttlMs !== undefined && resource.ttlMs > 0
-          ? await cache.read(uri, resource.ttlMs, load)
+          ? await cache.read(uri, resource.ttlMs, load, owner)
           : await load()
       if (tracing)
         trace('resource_read', uri, { uri }, startedAt, startedClock, undefined, undefined, context)
