@@ -4,6 +4,8 @@
 // an elicitation request; 2026: input_required), answered with --input. The server's `protocol`
 // tool reports the revision it served the call under, so both ends are checked to agree.
 
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cacheDirectory, cleanUp, cli, peers, pythonOrWarn, records, startServer } from './helpers.js'
 
@@ -150,13 +152,17 @@ describe.skipIf(!python.ready)('mcp-kit CLI → FastMCP server', () => {
       }
     })
 
-    it('auto, nothing remembered: probes server/discover and speaks 2026-07-28; so does the server', async () => {
+    it('auto, nothing remembered: the probe is answered, both ends speak 2026-07-28, and it is remembered', async () => {
+      const cache = cacheDirectory()
       const result = await mcpKit('cat', ['--verbose'], ['--tool', 'protocol'], {
-        env: { MCP_KIT_CACHE_DIR: cacheDirectory() },
+        env: { MCP_KIT_CACHE_DIR: cache },
       })
       expect(result.code, result.stderr).toBe(0)
       expect(records(result.stdout)).toEqual([{ protocolVersion: '2026-07-28' }])
-      expect(result.stderr).toMatch(/server\/discover answered a DiscoverResult .*; speaking 2026-07-28/)
+      expect(result.stderr).not.toMatch(/speaking 2025-11-25/)
+      // The verdict, remembered for the next run (README: "The verdict is remembered per server").
+      const verdicts = Object.values(JSON.parse(readFileSync(join(cache, 'eras.json'), 'utf8')))
+      expect(verdicts.map((entry) => entry.era)).toEqual(['modern'])
     })
   })
 })
