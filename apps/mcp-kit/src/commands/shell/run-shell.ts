@@ -14,7 +14,7 @@ import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
 import { type Io, useColor, writeLine } from '../../cli/io.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
 import { errorRecord, promptRecords, resourceRecords } from '../../output/records.js'
-import { clip, firstLine, sanitizeLine } from '../../output/sanitize.js'
+import { firstLine, sanitizeLine } from '../../output/sanitize.js'
 import { createStatus, type Status } from '../../output/status.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
@@ -24,11 +24,10 @@ import { createInputHandler } from '../../session/input-handler.js'
 import { openSession, serverReference } from '../../session/open-session.js'
 import { resolveForCli } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
-import { describeChoices, itemChoicesOf } from '../../session/schema-choices.js'
 import { suggest } from '../../session/tool-arguments.js'
 import { callToolOutcome, messageOnlyErrors, stringifyPromptArguments } from '../call/run-call.js'
-import { describeType } from '../inspect/render-inspect.js'
 import { createCompleter, type ListCache } from './shell-completion.js'
+import { listText, shellHelp, toolHelpText } from './shell-help.js'
 import { historyPath, historySize, loadHistory, rememberLine } from './shell-history.js'
 import { shellQuestions } from './shell-questions.js'
 import { splitWords } from './shell-words.js'
@@ -40,17 +39,6 @@ export interface ShellArguments extends ConnectionArguments {
   raw?: boolean
   history?: boolean
 }
-
-const help = `Commands:
-  <tool> key=value …      call a tool; arguments as on the command line (quotes work), or one {json} word
-  call <tool> key=value … the same, for a tool named like a command
-  read <uri>              read a resource
-  prompt <name> key=value …  get a prompt
-  tools | resources | templates | prompts   list them
-  help [tool]             this text, or a tool's parameters
-  exit                    leave (or Ctrl-D)
-Tab completes commands, tools, parameters and resource URIs; Ctrl-C cancels a running call.
-Results are NDJSON records on stdout, as from 'mcp-kit cat'.`
 
 /** What ended a command: keep going, or leave the shell with this code. */
 type Next = { exitCode: number; leave?: boolean }
@@ -255,38 +243,13 @@ function createShell(
       lists.prompts = session.listPrompts()
       for (const prompt of await lists.prompts) rows.push([prompt.name, prompt.description ?? prompt.title])
     }
-    if (rows.length === 0) {
-      await writeLine(io.stdout, `(no ${what})`)
-      return { exitCode: exitCodes.ok }
-    }
-    const width = Math.min(40, Math.max(...rows.map(([name]) => sanitizeLine(name).length)))
-    const text = rows.map(([name, about]) => {
-      const shown = sanitizeLine(name)
-      return about ? `${shown.padEnd(width)}  ${clip(about, 90)}` : shown
-    })
-    await writeLine(io.stdout, text.join('\n'))
+    await writeLine(io.stdout, listText(what, rows))
     return { exitCode: exitCodes.ok }
   }
 
   async function toolHelp(name: string): Promise<Next> {
     const tool = await findTool((await profileEntry(name)).name)
-    const lines = [`${sanitizeLine(tool.name)}${tool.description ? `  ${clip(tool.description, 300)}` : ''}`]
-    const schema = (tool.inputSchema ?? {}) as Record<string, unknown>
-    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
-    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
-    for (const [parameter, property] of Object.entries(properties)) {
-      const about = typeof property?.description === 'string' ? `  ${clip(property.description, 80)}` : ''
-      // Titled enums: the titles say what the values mean.
-      const choices = itemChoicesOf(property)
-      const titled = choices.some((choice) => choice.title !== undefined)
-        ? `  one of ${describeChoices(choices)}`
-        : ''
-      lines.push(
-        `  ${sanitizeLine(parameter)}=${sanitizeLine(describeType(property))}${required.has(parameter) ? ' (required)' : ''}${titled}${about}`,
-      )
-    }
-    if (Object.keys(properties).length === 0) lines.push('  (no parameters)')
-    await writeLine(io.stdout, lines.join('\n'))
+    await writeLine(io.stdout, toolHelpText(tool))
     return { exitCode: exitCodes.ok }
   }
 
@@ -303,7 +266,7 @@ function createShell(
           return { exitCode: exitCodes.ok, leave: true }
         case 'help':
           if (rest[0] !== undefined) return await toolHelp(rest[0])
-          await writeLine(io.stdout, help)
+          await writeLine(io.stdout, shellHelp)
           return { exitCode: exitCodes.ok }
         case 'tools':
         case 'resources':
