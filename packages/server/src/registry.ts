@@ -60,7 +60,11 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const tools = new Map<string, ToolDefinition>()
   const resources = new Map<string, ResourceDefinition>()
   const resourceTemplates = new Map<string, ResourceTemplateDefinition>()
-  const templateMatchers: Array<{ template: UriTemplate; definition: ResourceTemplateDefinition }> = []
+  const templateMatchers: Array<{
+    template: UriTemplate
+    definition: ResourceTemplateDefinition
+    specificity: readonly [number, number]
+  }> = []
   const prompts = new Map<string, PromptDefinition>()
   const listeners = new Set<(event: RegistryEvent) => void>()
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
@@ -170,7 +174,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       }
       const frozen = Object.freeze({ ...definition })
       resourceTemplates.set(uriTemplate, frozen)
-      templateMatchers.push({ template, definition: frozen })
+      templateMatchers.push({ template, definition: frozen, specificity: specificityOf(uriTemplate) })
       changed('resources')
       return registry
     },
@@ -197,11 +201,21 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     findResource(uri) {
       const resource = resources.get(uri)
       if (resource !== undefined) return { uri, resource, variables: {} }
-      for (const { template, definition } of templateMatchers) {
+      // The most specific template that matches wins (longest literal prefix, then most literal
+      // characters), not the first registered: a broad template (`demo://{+any}`) added earlier
+      // never takes the reads of a narrower one.
+      let best:
+        | { definition: ResourceTemplateDefinition; variables: Record<string, string | string[]> }
+        | undefined
+      let bestSpecificity: readonly [number, number] = [-1, -1]
+      for (const { template, definition, specificity } of templateMatchers) {
+        if (!moreSpecific(specificity, bestSpecificity)) continue
         const variables = template.match(uri)
-        if (variables !== null) return { uri, resource: definition, variables }
+        if (variables === null) continue
+        best = { definition, variables }
+        bestSpecificity = specificity
       }
-      return undefined
+      return best === undefined ? undefined : { uri, resource: best.definition, variables: best.variables }
     },
     async resolveTool(name, signal) {
       const wait = missingTool
@@ -297,4 +311,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   }
   Object.defineProperty(registry, registryBrand, { value: true })
   return registry
+}
+
+/** How specific a URI template is: its literal prefix's length, then its literal characters. */
+export function specificityOf(uriTemplate: string): readonly [number, number] {
+  const brace = uriTemplate.indexOf('{')
+  const prefix = brace === -1 ? uriTemplate.length : brace
+  return [prefix, uriTemplate.replace(/\{[^}]*\}/g, '').length]
+}
+
+function moreSpecific(a: readonly [number, number], b: readonly [number, number]): boolean {
+  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
 }
