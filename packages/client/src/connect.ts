@@ -85,7 +85,6 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           'the server exited after the server/discover probe; starting it again for initialize',
         )
         await attempt.transport.close().catch(() => {})
-        eraCache.set(server, 'legacy')
         relaunched = true
         attempt = launch()
         connected = await initialize(
@@ -99,6 +98,9 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           timeoutMs,
           eraCache,
         )
+        // Remembered only once the relaunched server did initialize: a server that crashed at
+        // start (and crashes again) is probed afresh next time, not taken for a 2025 one for good.
+        if (options.protocol === 'auto' || options.protocol === undefined) eraCache.set(server, 'legacy')
       }
     } else {
       const headers = { ...server.headers, ...options.headers }
