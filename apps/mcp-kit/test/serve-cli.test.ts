@@ -326,7 +326,7 @@ describe('serve --stdio', () => {
     expect(result.stderr).toMatch(/a stray write\n/)
   })
 
-  test('--trace appends one NDJSON entry per call, in the DESIGN.md shape', async () => {
+  test('--trace appends one NDJSON entry per call, in the documented trace shape', async () => {
     const trace = join(workDirectory, 'serve-trace.ndjson')
     const input = [
       initializeBody,

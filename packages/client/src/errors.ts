@@ -1,4 +1,4 @@
-// The one error type of @mcp-kit/client. Codes are the stable strings of DESIGN.md "Errors";
+// The one error type of @mcp-kit/client. Codes are the stable strings of docs/architecture.md "Errors";
 // JSON-RPC errors from the wire keep their numeric code in `details.rpcCode`.
 
 const brand = Symbol.for('mcp-kit.error')

@@ -1,4 +1,4 @@
-// Trace entries (DESIGN.md "Traces"): one per tool call, resource read and prompt get, written
+// Trace entries (docs/architecture.md "Traces"): one per tool call, resource read and prompt get, written
 // around the call by `traced`. Secrets are never written: env and header values do not appear,
 // URL queries are dropped, and argument values can be redacted too.
 

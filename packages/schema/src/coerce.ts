@@ -1,4 +1,4 @@
-// Turns URL query strings into the argument types a tool's inputSchema asks for (DESIGN.md
+// Turns URL query strings into the argument types a tool's inputSchema asks for (docs/architecture.md
 // "Server references"). Schemas come from servers we do not control, so this never throws:
 // whatever cannot be converted is passed on as given and validation reports it.
 

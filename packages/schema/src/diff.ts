@@ -1,4 +1,4 @@
-// Classifies what changed between two tool lists (DESIGN.md "Schema hashing and change
+// Classifies what changed between two tool lists (docs/architecture.md "Schema hashing and change
 // detection"), so a profile user learns whether a server update will break their saved calls.
 
 import { requiredParameters, toolSignature } from './hash.js'

@@ -1,5 +1,5 @@
 // The one error type of @mcp-kit/schema. Codes are stable strings shared with the rest of
-// mcp-kit (see DESIGN.md "Errors"); the CLI maps them to exit codes.
+// mcp-kit (see docs/architecture.md "Errors"); the CLI maps them to exit codes.
 
 const brand = Symbol.for('mcp-kit.error')
 

@@ -1,4 +1,4 @@
-// Schema hashing for change detection (DESIGN.md "Schema hashing and change detection"): a
+// Schema hashing for change detection (docs/architecture.md "Schema hashing and change detection"): a
 // profile stores the hash of the tools it was written against and compares on use. Only what
 // breaks callers counts (names, required parameters, parameter types), so a reworded
 // description does not raise an alarm.

@@ -1,5 +1,5 @@
 // Validates tool arguments against an inputSchema with ajv before a call, and words every
-// problem in plain English with its parameter path (DESIGN.md "Server references").
+// problem in plain English with its parameter path (docs/architecture.md "Server references").
 // ajv is loaded on first use, not on import: the CLI imports this package on every start-up
 // and most commands never validate.
 

@@ -1,4 +1,4 @@
-// The one error type of @mcp-kit/server, with the stable codes of DESIGN.md "Errors". Errors
+// The one error type of @mcp-kit/server, with the stable codes of docs/architecture.md "Errors". Errors
 // that travel over the wire carry their JSON-RPC code in `details.rpcCode`.
 
 const brand = Symbol.for('mcp-kit.error')

@@ -1,5 +1,5 @@
 // The types of the Streamable HTTP handler (http-handler.ts): its options, with the secure
-// defaults of DESIGN.md "HTTP server defaults", and the handler it returns.
+// defaults of docs/architecture.md "HTTP server defaults", and the handler it returns.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { OAuthResource } from './auth/oauth-resource.js'

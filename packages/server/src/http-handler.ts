@@ -1,5 +1,5 @@
 // The Streamable HTTP endpoint (MCP 2026-07-28 per request, 2025 revisions in sessions) as a node:http request handler, with the
-// secure defaults of DESIGN.md "HTTP server defaults". This module puts the parts together and
+// secure defaults of docs/architecture.md "HTTP server defaults". This module puts the parts together and
 // hands each request to the router; each concern lives beside it:
 //   http-handler-types.ts     the handler's options and what it returns
 //   http-routes.ts            where a request goes: the MCP path by method, /healthz, OAuth metadata, 404

@@ -1,4 +1,4 @@
-// The secure defaults of DESIGN.md "HTTP server defaults" that look at headers only: Host and
+// The secure defaults of docs/architecture.md "HTTP server defaults" that look at headers only: Host and
 // Origin validation against DNS rebinding (403), and the optional bearer token (401), compared
 // in constant time. Verdicts for Host and Origin values are memoized (bounded), since a client
 // sends the same ones on every request.

@@ -1,4 +1,4 @@
-// Trace entries (DESIGN.md "Traces"): one per tool call, resource read and prompt get, with the
+// Trace entries (docs/architecture.md "Traces"): one per tool call, resource read and prompt get, with the
 // same shape as the client's, so one NDJSON file can hold both sides of a conversation.
 
 export type TraceKind = 'tool_call' | 'resource_read' | 'prompt_get'

@@ -166,7 +166,7 @@ describe('tool calls', () => {
 })
 
 describe('traces', () => {
-  test('one entry per tool call, resource read and prompt get, in the DESIGN.md shape', async () => {
+  test('one entry per tool call, resource read and prompt get, in the documented trace shape', async () => {
     const entries: TraceEntry[] = []
     const registry = calculator()
       .resource({ uri: 'demo://readme', name: 'readme', read: () => 'hello' })

@@ -1,5 +1,5 @@
 // What a case's answers must be, whatever was sent: no 5xx; an answer (or a close) in time;
-// bodies that are JSON-RPC when they claim JSON, with error codes the spec and DESIGN.md allow,
+// bodies that are JSON-RPC when they claim JSON, with error codes the spec and docs/architecture.md allow,
 // one-line messages, and the request's own id; SSE events that are JSON-RPC messages; and no
 // stack trace or source path anywhere. Each broken rule is a finding with its category.
 

@@ -1,4 +1,4 @@
-// CLI exit codes (DESIGN.md "Errors") and the error → exit code mapping shared by all commands.
+// CLI exit codes (docs/architecture.md "Errors") and the error → exit code mapping shared by all commands.
 
 export const exitCodes = {
   ok: 0,

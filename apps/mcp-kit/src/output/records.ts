@@ -1,4 +1,4 @@
-// MCP results as NDJSON records (DESIGN.md "Records"): what cat/head/tail/put print.
+// MCP results as NDJSON records (docs/architecture.md "Records"): what cat/head/tail/put print.
 
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@mcp-kit/client'
 
