@@ -6,6 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { OAuthResource, Refusal } from './auth/oauth-resource.js'
+import { principalOf } from './auth/principal.js'
 import type { AuthInfo } from './context.js'
 import { rpcCodes } from './errors.js'
 import { headerValue, refuse } from './http-answers.js'
@@ -18,8 +19,8 @@ export interface Admission {
   /** The verified bearer token, when the server requires one. */
   authInfo: AuthInfo | undefined
   /**
-   * Who the client is, when authentication tells clients apart; undefined for the one shared
-   * bearer token, which every client holds alike.
+   * Who the client is (its principal, auth/principal.ts), when authentication tells clients
+   * apart; undefined for the one shared bearer token, which every client holds alike.
    */
   clientIdentity: string | undefined
 }
@@ -151,8 +152,7 @@ async function admitOAuth(
     return undefined
   }
   const { authInfo } = verdict
-  const issuer = String(authInfo.extra?.issuer ?? '')
-  return { headers, authInfo, clientIdentity: `${issuer} ${authInfo.subject ?? authInfo.clientId}` }
+  return { headers, authInfo, clientIdentity: principalOf(authInfo) }
 }
 
 /** Answers a refused OAuth verdict: its status, its message, its `WWW-Authenticate` challenge. */

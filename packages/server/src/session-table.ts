@@ -16,8 +16,8 @@ export interface SessionEntry {
   readonly clientKey: string
   readonly createdAt: number
   /**
-   * The authenticated identity that opened it (OAuth: issuer and subject); only that identity
-   * may use it. Undefined without per-user authentication.
+   * The principal that opened it (OAuth: auth/principal.ts); only that principal may use it.
+   * Undefined without per-user authentication.
    */
   readonly owner?: string
   /** A copy of a session another instance opened, taken from the shared store (it may be dropped). */

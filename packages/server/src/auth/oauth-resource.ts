@@ -1,12 +1,13 @@
 // The server as an OAuth resource server (MCP authorization, RFC 9728): it publishes its
 // protected-resource metadata (which authorization server to ask, which scopes exist), verifies
-// JWT access tokens against the issuer's keys (JWKS, fetched and cached by `jose`: signature,
-// issuer, audience/resource, expiry), and answers 401 and 403 with the `WWW-Authenticate`
-// challenges clients act on (`resource_metadata`, `scope`, `insufficient_scope`). It never
-// issues tokens, and a token it verified is never passed on to anyone.
+// JWT access tokens (RFC 9068: signature against the issuer's keys, see key-set.ts; issuer,
+// audience/resource, expiry, `typ`, an `iat` not in the future), and answers 401 and 403 with
+// the `WWW-Authenticate` challenges clients act on (`resource_metadata`, `scope`,
+// `insufficient_scope`). It never issues tokens, and a token it verified is never passed on.
 
 import type { AuthInfo } from '../context.js'
 import { ServerError } from '../errors.js'
+import { createKeySet } from './key-set.js'
 
 export interface OAuthResourceOptions {
   /** The authorization server's issuer URL (its metadata is discovered from it). */
@@ -21,6 +22,14 @@ export interface OAuthResourceOptions {
   scopesSupported?: readonly string[]
   /** The issuer's JWKS URL, when it is not to be discovered. */
   jwksUri?: string
+  /**
+   * Accept only tokens typed `at+jwt` (RFC 9068). By default a token without `typ`, or with the
+   * generic `JWT`, is accepted too (many authorization servers type their access tokens so, or
+   * not at all); any other type (an ID token typed as such, a logout token…) is always refused.
+   */
+  requireTyp?: boolean
+  /** How far in the future a token's `iat` may be, for clock skew (default 30 s). */
+  clockToleranceSeconds?: number
   fetch?: typeof fetch
 }
 
@@ -96,6 +105,22 @@ async function discoverJwks(
   )
 }
 
+/** Why a token's `typ` header is not an access token's, or undefined when it is (RFC 9068 §4). */
+function typeProblem(typ: unknown, required: boolean): string | undefined {
+  if (typ === undefined && !required) return undefined
+  const normalized = typeof typ === 'string' ? typ.toLowerCase().replace(/^application\//, '') : ''
+  if (normalized === 'at+jwt' || (normalized === 'jwt' && !required)) return undefined
+  return typ === undefined
+    ? 'the token is not typed as an access token (typ at+jwt)'
+    : `the token is not an access token (typ ${JSON.stringify(String(typ).slice(0, 40))}, not at+jwt)`
+}
+
+/** Why a token's `iat` cannot be right (issued in the future, beyond the clock tolerance). */
+function issuedProblem(iat: unknown, toleranceSeconds: number): string | undefined {
+  if (typeof iat !== 'number') return undefined
+  return iat > Date.now() / 1000 + toleranceSeconds ? 'the token was issued in the future (iat)' : undefined
+}
+
 function scopesOf(payload: Record<string, unknown>): string[] {
   if (typeof payload.scope === 'string') return payload.scope.split(/\s+/).filter(Boolean)
   if (Array.isArray(payload.scp))
@@ -108,13 +133,10 @@ export async function createOAuthResource(options: OAuthResourceOptions): Promis
   const fetcher = options.fetch ?? fetch
   const jose = await import('jose')
   const discovered = options.jwksUri === undefined ? await discoverJwks(options.issuer, fetcher) : undefined
-  const jwks = jose.createRemoteJWKSet(
-    new URL(options.jwksUri ?? (discovered as { jwksUri: string }).jwksUri),
-    {
-      cacheMaxAge: 10 * 60_000,
-      cooldownDuration: 30_000,
-    },
-  )
+  const jwks = createKeySet(jose, new URL(options.jwksUri ?? (discovered as { jwksUri: string }).jwksUri), {
+    fetch: fetcher,
+  })
+  const tolerance = options.clockToleranceSeconds ?? 30
   const resource = new URL(options.resource)
   const path = resource.pathname === '/' ? '' : resource.pathname
   const metadataUrl = new URL(`/.well-known/oauth-protected-resource${path}`, resource.origin).href
@@ -155,11 +177,16 @@ export async function createOAuthResource(options: OAuthResourceOptions): Promis
       const token = match[1] as string
       let payload: Record<string, unknown>
       try {
-        ;({ payload } = await jose.jwtVerify(token, jwks, {
+        const verified = await jose.jwtVerify(token, jwks, {
           issuer: [options.issuer, options.issuer.replace(/\/$/, '')],
           audience,
           requiredClaims: ['exp'],
-        }))
+        })
+        payload = verified.payload
+        const problem =
+          typeProblem(verified.protectedHeader.typ, options.requireTyp === true) ??
+          issuedProblem(payload.iat, tolerance)
+        if (problem !== undefined) return refuse(problem, 'invalid_token')
       } catch (error) {
         const code = (error as { code?: string }).code
         const why =
@@ -170,9 +197,14 @@ export async function createOAuthResource(options: OAuthResourceOptions): Promis
               : 'the token is not valid here'
         return refuse(why, 'invalid_token')
       }
+      const clientId = String(payload.client_id ?? payload.azp ?? '')
+      // Who the token is for decides what it may see (auth/principal.ts): a token naming neither
+      // a user nor a client would be everyone's.
+      if ((typeof payload.sub !== 'string' || payload.sub === '') && clientId === '')
+        return refuse('the token names neither a subject nor a client', 'invalid_token')
       const authInfo: AuthInfo = {
         token,
-        clientId: String(payload.client_id ?? payload.azp ?? ''),
+        clientId,
         scopes: scopesOf(payload),
         expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
         subject: typeof payload.sub === 'string' ? payload.sub : undefined,

@@ -6,6 +6,7 @@
 // questions a handler asks end the round with `input_required` (input-required.ts).
 
 import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema'
+import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes } from '../errors.js'
 import type { ToolRegistry } from '../registry.js'
@@ -191,7 +192,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
   ): Promise<{ result: Record<string, unknown>; status: number }> {
     const admitted = admit(request, io)
     const { params, meta, capabilities } = admitted
-    const principal = io.authInfo?.subject ?? io.authInfo?.clientId
+    const principal = principalOf(io.authInfo)
     if (request.method === 'server/discover') return { result: discover(), status: 200 }
     if (request.method === 'subscriptions/listen') {
       await listen(
@@ -213,15 +214,14 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     const token = meta.progressToken
     const mrtr = inputRequiredMethods.has(request.method)
     const target = String(params.name ?? params.uri ?? '')
-    const binding = mrtr
-      ? stateBinding(request.method, target, params.arguments, io.authInfo?.subject ?? io.authInfo?.clientId)
-      : ''
+    const binding = mrtr ? stateBinding(request.method, target, params.arguments, principal) : ''
     const channel = new ModernInputChannel(
       mrtr ? await answersOf(params, binding, stateCodec) : {},
       capabilities,
     )
-    // The bound of running tasks, per signed-in user (a static --token's callers are one client).
-    const refusal = () => tasks.refusal(io.authInfo?.subject)
+    // The bound of running tasks, per OAuth principal (a static --token's callers, whose token no
+    // issuer vouches for, are one client: only the server's bound applies to them).
+    const refusal = () => tasks.refusal(io.authInfo?.extra?.issuer === undefined ? undefined : principal)
     const plan =
       request.method === 'tools/call'
         ? planToolCall(registry.tools.get(String(params.name)), capabilities, tasks.afterMs, refusal)

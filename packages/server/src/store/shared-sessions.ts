@@ -25,6 +25,7 @@ import type { Store, StoredEvent } from './store.js'
 export interface SessionRecord extends SessionState {
   clientKey: string
   createdAt: number
+  /** The principal that opened the session (auth/principal.ts), when authentication tells clients apart. */
   owner?: string
 }
 

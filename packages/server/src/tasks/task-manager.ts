@@ -36,8 +36,8 @@ export interface TaskOptions {
    */
   afterMs?: number
   /**
-   * The most tasks running in this instance at once (default 1000), and for one signed-in user
-   * (OAuth subject; default a quarter of that). A task outlives its request, so without a bound one
+   * The most tasks running in this instance at once (default 1000), and for one OAuth principal
+   * (a user or a client acting for itself, auth/principal.ts; default a quarter of that). A task outlives its request, so without a bound one
    * client could start work without end over a few connections. Past it, a tool whose tasks are
    * optional answers in the request (bounded by connections); one that requires them is refused.
    */

@@ -39,7 +39,10 @@ export interface TaskRecord {
   /** The instance running the work, and until when it vouches for it (renewed while it runs). */
   owner: string
   leaseExpiresAt: number
-  /** Who created the task (token subject or client id); only they may read, answer or cancel it. */
+  /**
+   * Who created the task (its principal: `sub:<issuer>|<subject>`, `client:<issuer>|<client_id>`,
+   * the static token's client, or `anonymous`); only they may read, answer or cancel it.
+   */
   principal?: string
   /** The request the task runs: `tools/call` and the tool's name. */
   method: string
