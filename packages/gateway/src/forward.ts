@@ -5,13 +5,17 @@
 //
 // Questions across eras: a 2025 client is asked at once (a server-to-client request). A 2026
 // client is asked by ending the round with `input_required`; the upstream call meanwhile stays
-// parked in this process, waiting for its answer, and the client's retry (same tool, same
-// arguments, same caller) picks it up, so the upstream's tool runs once. A retry that reaches
-// another instance, or comes after the parking time, starts the call anew.
+// parked in this process, waiting for its answer, under a random handle kept in the round's
+// signed `requestState` (HandlerContext.roundState). Only the retry that carries that
+// requestState, from the same principal, picks the call up (and the next round gets a new
+// handle), so the upstream's tool runs once and no other client can take the call over by
+// sending the same one. A retry that reaches another instance, or comes after the parking time,
+// starts the call anew.
 
+import { randomBytes } from 'node:crypto'
 import { ClientError, type InputHandler, type Session } from '@mcp-kit/client'
 import type { HandlerContext, InputRequest } from '@mcp-kit/server'
-import { RpcFailure } from '@mcp-kit/server'
+import { principalOf, RpcFailure } from '@mcp-kit/server'
 import type { Caller, Upstream } from './upstream.js'
 
 const modernRevision = '2026-07-28'
@@ -22,12 +26,18 @@ type Question = { request: InputRequest; answer(value: unknown): void; fail(erro
 
 /** An upstream call waiting for answers a 2026 client gives on its retries. */
 class ParkedCall {
+  /** Whose call it is, and what it calls: a retry must match all of it. */
+  readonly owner: string
   result: Promise<unknown> | undefined
   readonly controller = new AbortController()
   asked = 0
   #pending: Question | undefined
   #wake: (() => void) | undefined
   #expiry: NodeJS.Timeout | undefined
+
+  constructor(owner: string) {
+    this.owner = owner
+  }
 
   /** The upstream asks: park the question until the client's next round answers it. */
   question(request: InputRequest): Promise<unknown> {
@@ -68,16 +78,22 @@ class ParkedCall {
   }
 }
 
+/** Parked calls by their handle (random, one per round). */
 const parked = new Map<string, ParkedCall>()
 
-function fingerprint(upstream: Upstream, what: string, args: unknown, context: HandlerContext): string {
-  return JSON.stringify([
-    upstream.name,
-    what,
-    args,
-    context.authInfo?.subject ?? context.authInfo?.clientId ?? '',
-    context.clientInfo?.name ?? '',
-  ])
+/** The principal and the call, which a parked call's retry must match besides its handle. */
+function ownerOf(upstream: Upstream, what: string, args: unknown, context: HandlerContext): string {
+  return JSON.stringify([principalOf(context.authInfo), upstream.name, what, args])
+}
+
+/** The call the retry's handle names, taken out of the parking, when it is this caller's. */
+function takeParked(handle: string | undefined, owner: string): ParkedCall | undefined {
+  if (handle === undefined) return undefined
+  const call = parked.get(handle)
+  if (call === undefined || call.owner !== owner) return undefined
+  parked.delete(handle)
+  call.unpark()
+  return call
 }
 
 function roundOfQuestion(method: string, params: unknown): InputRequest {
@@ -165,18 +181,16 @@ async function parkedRelay(
   context: HandlerContext,
   work: (session: Session, signal: AbortSignal) => Promise<unknown>,
 ): Promise<unknown> {
-  const key = fingerprint(upstream, what, args, context)
-  let call = parked.get(key)
+  const owner = ownerOf(upstream, what, args, context)
+  let call = takeParked(context.roundState, owner)
   if (call === undefined) {
-    const fresh = new ParkedCall()
+    const fresh = new ParkedCall(owner)
     call = fresh
     fresh.result = upstream.use(callerFor(context, parkedInput(fresh)), (session) =>
       work(session, fresh.controller.signal),
     )
     fresh.result.catch(() => {})
   }
-  call.unpark()
-  parked.delete(key)
   const cancel = () => call.controller.abort(context.signal.reason)
   context.signal.addEventListener('abort', cancel, { once: true })
   try {
@@ -194,11 +208,14 @@ async function parkedRelay(
           question.fail(error)
           continue
         }
-        // The client answers on its retry: keep the upstream call waiting until then.
-        parked.set(key, call)
+        // The client answers on its retry: keep the upstream call waiting until then, under a
+        // new handle that only this round's requestState carries.
+        const handle = randomBytes(24).toString('base64url')
+        context.roundState = handle
+        parked.set(handle, call)
         call.park(() => {
-          if (parked.get(key) !== call) return
-          parked.delete(key)
+          if (parked.get(handle) !== call) return
+          parked.delete(handle)
           call.controller.abort(new Error('the client did not come back with an answer'))
           question.fail(new ClientError('cancelled', 'the client did not answer in time'))
         })

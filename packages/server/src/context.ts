@@ -111,6 +111,15 @@ export interface HandlerContext {
    */
   readonly taskId: string | undefined
   /**
+   * Under 2026-07-28, a string the handler keeps for its own retry: set before a question ends
+   * the round, it travels inside the signed `requestState` (the client sees it but can neither
+   * change it nor use it on another request or as another principal) and is here again when the
+   * client retries with its answers. Undefined on a first round; setting it does nothing under
+   * 2025-11-25, in a task and in the embedded runtime. A gateway keeps the handle of the
+   * upstream call waiting for the answers in it.
+   */
+  roundState: string | undefined
+  /**
    * For a tool with `taskStart: 'handler'`: the request ends here with a task handle and the rest
    * of the call runs as a task, when the client declared the tasks extension. From then on
    * questions are answered through `tasks/update`, progress becomes the task's status message and

@@ -52,6 +52,8 @@ export type { TraceAnnotations, TraceEntry, TraceKind } from './trace.js'
 
 export type { OAuthResource, OAuthResourceOptions, Refusal, Verdict } from './auth/oauth-resource.js'
 export { createOAuthResource } from './auth/oauth-resource.js'
+/** Who a request's authentication says is asking, as one comparable string (see the README). */
+export { principalOf } from './auth/principal.js'
 export type { ConnectionStats } from './connection-guard.js'
 export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http-handler.js'
 export { createHttpHandler } from './http-handler.js'

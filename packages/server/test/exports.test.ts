@@ -16,6 +16,7 @@ test('the public runtime exports are exactly these', () => {
     'isToolRegistry',
     'memoryStore',
     'memoryTaskStore',
+    'principalOf',
     'redactedUrl',
     'redisStore',
     'redisUrlProblem',

@@ -2,7 +2,8 @@
 // question through its context; if the answer is among the retry's `inputResponses` or the
 // answers carried in `requestState`, it gets it at once; otherwise the round ends with an
 // InputRequiredSignal that the edge turns into an `input_required` result, listing every question
-// of that ask and a `requestState` holding the answers so far. requestState is HMAC-signed
+// of that ask and a `requestState` holding the answers so far (and the handler's `roundState`,
+// a string it keeps for its retry). requestState is HMAC-signed
 // (the SDK's codec), expires, and is bound to the request it belongs to (method, name or URI,
 // arguments, and the authenticated principal), so a client cannot tamper with it or replay it
 // on another request.
@@ -53,6 +54,8 @@ export function missingCapabilityError(required: ClientCapabilities): ServerErro
 interface StatePayload {
   a: Record<string, unknown>
   b: string
+  /** The handler's roundState, when it set one. */
+  s?: string
 }
 
 export interface StateCodec {
@@ -77,7 +80,12 @@ export function createStateCodec(key: Uint8Array | string | undefined, ttlSecond
     },
     async verify(state) {
       const payload = await load().verify(state, {} as never)
-      if (!isObject(payload) || !isObject(payload.a) || typeof payload.b !== 'string')
+      if (
+        !isObject(payload) ||
+        !isObject(payload.a) ||
+        typeof payload.b !== 'string' ||
+        (payload.s !== undefined && typeof payload.s !== 'string')
+      )
         throw new Error('malformed')
       return payload as unknown as StatePayload
     },
@@ -125,10 +133,17 @@ export class ModernInputChannel implements InputChannel {
   readonly #answers: Record<string, unknown>
   readonly #capabilities: ClientCapabilities | undefined
   readonly #used: Record<string, unknown> = {}
+  /** What the handler keeps for its retry: the previous round's on arrival, carried to the next. */
+  roundState: string | undefined
 
-  constructor(answers: Record<string, unknown>, capabilities: ClientCapabilities | undefined) {
+  constructor(
+    answers: Record<string, unknown>,
+    capabilities: ClientCapabilities | undefined,
+    roundState?: string,
+  ) {
     this.#answers = answers
     this.#capabilities = capabilities
+    this.roundState = roundState
   }
 
   /** The answers the handler used in this round (carried into the next round's requestState). */
@@ -158,17 +173,18 @@ export class ModernInputChannel implements InputChannel {
   }
 }
 
-/** Reads `inputResponses` and `requestState` of a retry into the answers known so far. */
+/** Reads `inputResponses` and `requestState` of a retry into the answers known so far and the handler's roundState. */
 export async function answersOf(
   params: Record<string, unknown>,
   binding: string,
   codec: StateCodec,
-): Promise<Record<string, unknown>> {
+): Promise<{ answers: Record<string, unknown>; roundState?: string }> {
   const responses = params.inputResponses
   if (responses !== undefined && !isObject(responses))
     throw invalidParams("'inputResponses' must be an object")
   const state = params.requestState
   let carried: Record<string, unknown> = {}
+  let roundState: string | undefined
   if (state !== undefined) {
     if (typeof state !== 'string') throw invalidParams("'requestState' must be a string")
     let payload: StatePayload
@@ -179,8 +195,9 @@ export async function answersOf(
     }
     if (payload.b !== binding) throw invalidParams('requestState belongs to a different request')
     carried = payload.a
+    roundState = payload.s
   }
-  return responses === undefined ? { ...carried } : { ...carried, ...responses }
+  return { answers: responses === undefined ? { ...carried } : { ...carried, ...responses }, roundState }
 }
 
 /** The `input_required` result of a round that ended with `signal`. */
@@ -198,6 +215,10 @@ export async function inputRequiredResult(
   return {
     resultType: 'input_required',
     inputRequests,
-    requestState: await codec.mint({ a: channel.usedAnswers, b: binding }),
+    requestState: await codec.mint({
+      a: channel.usedAnswers,
+      b: binding,
+      ...(channel.roundState === undefined ? {} : { s: channel.roundState }),
+    }),
   }
 }

@@ -215,10 +215,8 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     const mrtr = inputRequiredMethods.has(request.method)
     const target = String(params.name ?? params.uri ?? '')
     const binding = mrtr ? stateBinding(request.method, target, params.arguments, principal) : ''
-    const channel = new ModernInputChannel(
-      mrtr ? await answersOf(params, binding, stateCodec) : {},
-      capabilities,
-    )
+    const carried = mrtr ? await answersOf(params, binding, stateCodec) : { answers: {} }
+    const channel = new ModernInputChannel(carried.answers, capabilities, carried.roundState)
     // The bound of running tasks, per OAuth principal (a static --token's callers, whose token no
     // issuer vouches for, are one client: only the server's bound applies to them).
     const refusal = () => tasks.refusal(io.authInfo?.extra?.issuer === undefined ? undefined : principal)

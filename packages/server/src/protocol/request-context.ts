@@ -25,6 +25,8 @@ import { severity } from './params.js'
 /** Answers a handler's questions, all keys at once. */
 export interface InputChannel {
   ask(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>
+  /** Only a 2026-07-28 round's channel carries state to the retry (HandlerContext.roundState). */
+  roundState?: string | undefined
 }
 
 export interface RequestContextInit {
@@ -85,6 +87,15 @@ export class RequestContext implements HandlerContext {
 
   get taskId(): string | undefined {
     return this.#init.taskId
+  }
+
+  get roundState(): string | undefined {
+    return this.#init.input.roundState
+  }
+
+  set roundState(value: string | undefined) {
+    const input = this.#init.input
+    if ('roundState' in input) input.roundState = value
   }
 
   startTask(): Promise<void> {
