@@ -12,6 +12,7 @@ import { relay } from './forward.js'
 import { compileFilter, defaultPrefix, namespacedName } from './naming.js'
 import type { Discovery, GatewayEvent } from './types.js'
 import type { Upstream } from './upstream.js'
+import { cleanDiscovery } from './upstream-text.js'
 
 interface Offered {
   tools: string[]
@@ -49,6 +50,8 @@ export class Catalog {
     const resourceAllowed = compileFilter(options.resources)
     const promptAllowed = compileFilter(options.prompts)
     const hidden = this.#drift(upstream, discovery.tools)
+    // What clients see of the upstream's descriptions: without control characters.
+    const lists = cleanDiscovery(discovery)
     const claim = (key: string, what: string): boolean => {
       const owner = this.#owners.get(key)
       if (owner === undefined || owner === upstream) return true
@@ -63,26 +66,26 @@ export class Catalog {
     }
     const next: Offered = { tools: [], resources: [], resourceTemplates: [], prompts: [] }
     const plan: Array<() => void> = []
-    for (const tool of discovery.tools) {
+    for (const tool of lists.tools) {
       if (!toolAllowed(tool.name) || hidden.has(tool.name)) continue
       const name = namespacedName(prefix, tool.name)
       if (!claim(`tool:${name}`, `tool '${name}'`)) continue
       next.tools.push(name)
       plan.push(() => this.#addTool(upstream, name, tool))
     }
-    for (const resource of discovery.resources) {
+    for (const resource of lists.resources) {
       if (!resourceAllowed(resource.uri)) continue
       if (!claim(`resource:${resource.uri}`, `resource '${resource.uri}'`)) continue
       next.resources.push(resource.uri)
       plan.push(() => this.#addResource(upstream, resource))
     }
-    for (const template of discovery.resourceTemplates) {
+    for (const template of lists.resourceTemplates) {
       if (!resourceAllowed(template.uriTemplate)) continue
       if (!claim(`template:${template.uriTemplate}`, `resource template '${template.uriTemplate}'`)) continue
       next.resourceTemplates.push(template.uriTemplate)
       plan.push(() => this.#addTemplate(upstream, template))
     }
-    for (const prompt of discovery.prompts) {
+    for (const prompt of lists.prompts) {
       if (!promptAllowed(prompt.name)) continue
       const name = namespacedName(prefix, prompt.name)
       if (!claim(`prompt:${name}`, `prompt '${name}'`)) continue
