@@ -1,9 +1,12 @@
-// The browser leg of a login for a command-line client (RFC 8252): a one-shot HTTP listener on
-// 127.0.0.1 at an ephemeral port receives the authorization server's redirect; the authorization
-// URL is opened in the user's browser, or printed for them to open. Only the expected path is
-// answered; the callback's state is checked by the flow; the wait has a time limit.
+// The browser leg of a login for a command-line client (RFC 8252): an HTTP listener on 127.0.0.1
+// at an ephemeral port receives the authorization server's redirect; the authorization URL is
+// opened in the user's browser, or printed for them to open. Any local process or web page can
+// send a request to that port, so the login ends only with the callback that carries the
+// `state` of the authorization URL, checked before anything else in it; other requests get a
+// 400 page and are ignored (their text is never shown) until the time limit.
 
 import { spawn } from 'node:child_process'
+import { timingSafeEqual } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ClientError } from '../errors.js'
@@ -12,7 +15,7 @@ import type { Authorizer } from './provider.js'
 export interface LoopbackOptions {
   /** Try to open the system browser (default true); the URL is printed either way. */
   openBrowser?: boolean
-  /** How long to wait for the redirect (default 5 minutes). */
+  /** How long to wait for the redirect that carries the login's state (default 5 minutes). */
   timeoutMs?: number
   /** Where to tell the user what to do (the URL to open). */
   say: (message: string) => void
@@ -44,9 +47,20 @@ function openInBrowser(url: string): Promise<boolean> {
   })
 }
 
+/** True when `received` is the login's state (compared in constant time). */
+function sameState(received: string | null, expected: string | undefined): boolean {
+  if (received === null || expected === undefined || expected === '') return false
+  const a = Buffer.from(received)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
 export function loopbackAuthorizer(options: LoopbackOptions): Authorizer {
   let server: Server | undefined
   let redirect: string | undefined
+  /** The state of the authorization URL opened last: the only callback that ends the login. */
+  let expectedState: string | undefined
+  let warned = false
   let received: ((params: URLSearchParams) => void) | undefined
   const arrived = new Promise<URLSearchParams>((resolve) => {
     received = resolve
@@ -61,8 +75,23 @@ export function loopbackAuthorizer(options: LoopbackOptions): Authorizer {
           response.end('not found')
           return
         }
+        const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
+        if (!sameState(url.searchParams.get('state'), expectedState)) {
+          response.writeHead(400, headers)
+          response.end(
+            page(
+              'Not this login',
+              'This is not the answer to the login mcp-kit is waiting for; it was ignored.',
+            ),
+          )
+          if (!warned) {
+            warned = true
+            options.say('ignored a request to the login callback that did not carry this login’s state')
+          }
+          return
+        }
         const failed = url.searchParams.get('error')
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        response.writeHead(200, headers)
         response.end(
           failed === null
             ? page('Logged in', 'mcp-kit has what it needs. You can close this window.')
@@ -78,6 +107,14 @@ export function loopbackAuthorizer(options: LoopbackOptions): Authorizer {
       return redirect
     },
     async open(url) {
+      const state = url.searchParams.get('state')
+      if (state === null || state === '') {
+        throw new ClientError(
+          'auth_required',
+          'the authorization URL carries no state: the login cannot be checked',
+        )
+      }
+      expectedState = state
       const opened = options.openBrowser !== false && (await openInBrowser(url.href))
       options.say(
         opened

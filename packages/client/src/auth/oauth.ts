@@ -56,18 +56,17 @@ export async function authorize(
   if (result === 'AUTHORIZED') return
   if (authorizer === undefined) throw loginNeeded(options)
   const callback = await authorizer.callback()
+  // The state first: nothing else in a callback that is not this login's is to be believed (the
+  // loopback authorizer waits for the right one; another Authorizer may not).
+  if (provider.expectedState === undefined || callback.get('state') !== provider.expectedState) {
+    throw new ClientError('auth_required', 'the login callback did not carry the state this login sent')
+  }
   const error = callback.get('error')
   if (error !== null) {
     const description = callback.get('error_description')
     throw new ClientError(
       'auth_required',
       `the authorization server refused the login: ${error}${description ? ` (${description})` : ''}`,
-    )
-  }
-  if (callback.get('state') !== provider.expectedState) {
-    throw new ClientError(
-      'auth_required',
-      'the login callback did not carry the state this login sent (ignored)',
     )
   }
   const code = callback.get('code')
