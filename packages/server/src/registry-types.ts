@@ -86,8 +86,8 @@ interface ResourceCommon {
   _meta?: Record<string, unknown>
   /**
    * Keep what `read` returned for this many milliseconds and answer from memory meanwhile.
-   * Cached results carry `_meta.fetched_at` (ISO time of the read). The cache is shared by every
-   * session of a server: do not cache per-user content. Also the `ttlMs` freshness hint of
+   * Cached results carry `_meta.fetched_at` (ISO time of the read). A `private` resource (the
+   * default) is cached per principal, a `public` one once for everyone. Also the `ttlMs` freshness hint of
    * 2026-07-28 `resources/read` results (default 0: immediately stale).
    */
   ttlMs?: number
