@@ -65,7 +65,7 @@ export function createRouter(
           'content-type',
           'application/json',
           'content-length',
-          String(body.length),
+          String(Buffer.byteLength(body)),
         ])
         response.end(request.method === 'HEAD' ? undefined : body)
         return

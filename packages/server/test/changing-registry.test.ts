@@ -115,3 +115,10 @@ test('/healthz carries the fields the health option gives', async () => {
   const response = await fetch(new URL('/healthz', server.url))
   expect(await response.json()).toEqual({ status: 'ok', upstreams: { a: 'running' } })
 })
+
+test('/healthz is whole JSON when a field is not ASCII (an upstream error quoting a header: Bearer …)', async () => {
+  const error = "HTTP 401 (does it need --header 'Authorization: Bearer …'?) — ünïcode"
+  const server = await serve(createToolRegistry(), { health: () => ({ upstreams: { a: { error } } }) })
+  const response = await fetch(new URL('/healthz', server.url))
+  expect(await response.json()).toEqual({ status: 'ok', upstreams: { a: { error } } })
+})
