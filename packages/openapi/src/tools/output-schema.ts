@@ -1,0 +1,44 @@
+// A tool's outputSchema, from the operation's success responses: the JSON schema of the first
+// 2xx answer, as it is when it describes an object, else wrapped as `{ result }` (MCP results are
+// objects). None when a success may come without JSON (a 204 beside a 200), since every result
+// would then have to match it.
+
+import { type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
+import type { Operation } from './operations.js'
+
+export type OutputShape = 'object' | 'wrapped' | 'none'
+
+const jsonMedia = /^application\/(?:[\w.+-]+\+)?json\b/i
+
+function jsonSchemaOf(response: Record<string, unknown>): unknown | undefined {
+  const content = response.content
+  if (typeof content !== 'object' || content === null) return undefined
+  const entry = Object.entries(content).find(([type]) => jsonMedia.test(type))
+  const media = entry?.[1] as { schema?: unknown } | undefined
+  return media === undefined ? undefined : (media.schema ?? {})
+}
+
+export function outputOf(operation: Operation): { schema: JsonSchema | undefined; shape: OutputShape } {
+  const codes = Object.keys(operation.responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort()
+  const schemas = codes.map((code) => jsonSchemaOf(operation.responses[code] ?? {}))
+  const first = schemas[0]
+  if (first === undefined || schemas.some((schema) => schema === undefined)) {
+    return { schema: undefined, shape: 'none' }
+  }
+  const schema = toJsonSchema(first, 'response')
+  // "Any JSON": nothing to promise; an object answer is still the structured result.
+  if (Object.keys(schema).length === 0) return { schema: undefined, shape: 'none' }
+  const type = schema.type
+  if (
+    type === 'object' ||
+    (type === undefined && typeof schema.properties === 'object' && !('anyOf' in schema))
+  ) {
+    return { schema: { ...schema, type: 'object' }, shape: 'object' }
+  }
+  return {
+    schema: { type: 'object', properties: { result: schema }, required: ['result'] },
+    shape: 'wrapped',
+  }
+}
