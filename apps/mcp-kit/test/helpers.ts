@@ -148,7 +148,8 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
     child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
       stderr += text
-      const match = /(http:\/\/\S+\/mcp)/.exec(stderr)
+      // The line naming where it serves: an upstream's URL may come first (a failed start).
+      const match = /serving .* at (http:\/\/\S+\/mcp)/.exec(stderr)
       if (match) resolve({ child, url: match[1] as string, stderr: () => stderr, exited })
     })
     void exited.then(({ code }) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)))

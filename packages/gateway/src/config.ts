@@ -2,13 +2,14 @@
 // Code, Cursor, Windsurf) or `servers` (VS Code), each key naming an upstream, so an existing
 // file works as it is. `${NAME}` and VS Code's `${env:NAME}` take values from the environment;
 // VS Code's `${input:…}` prompts cannot be answered by a gateway and are refused by name.
-// Optional keys per entry, ignored by the clients: `prefix`, and `tools`, `resources`, `prompts`
-// filters (null, [] or names and globs).
+// Optional keys per entry, ignored by the clients: `prefix`, `tools`, `resources`, `prompts`
+// filters (null, [] or names and globs), and `oauth` for an HTTP entry (`clientId`,
+// `clientSecret`, `scope`, `grant`; Claude Code's files name the client the same way).
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ProfileError, parseClientConfig, serverFromMeta, substituteValue } from '@mcp-kit/profiles'
-import type { NameFilter, UpstreamOptions } from './types.js'
+import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -25,6 +26,29 @@ function filterOf(value: unknown, file: string, entry: string, key: string): Nam
   if (value === null) return null
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[]
   throw new ConfigError(`${file}: '${entry}'.${key} must be null, [] or a list of names and globs`)
+}
+
+const grants = ['authorization_code', 'client_credentials']
+
+/** An entry's `oauth`: strings only, a known grant, and a clientId for a client_credentials one. */
+function oauthOf(value: unknown, file: string, entry: string): UpstreamOAuth | undefined {
+  if (value === undefined) return undefined
+  const where = `${file}: '${entry}'.oauth`
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError(`${where} must be an object`)
+  const oauth: Record<string, string> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (!['clientId', 'clientSecret', 'scope', 'grant'].includes(key)) continue // e.g. Claude Code's callbackPort
+    if (typeof item !== 'string') throw new ConfigError(`${where}.${key} must be a string`)
+    oauth[key] = item
+  }
+  if (oauth.grant !== undefined && !grants.includes(oauth.grant))
+    throw new ConfigError(`${where}.grant must be ${grants.join(' or ')}`)
+  const credentials =
+    oauth.grant === 'client_credentials' || (oauth.grant === undefined && oauth.clientSecret)
+  if (credentials && (oauth.clientId === undefined || oauth.clientSecret === undefined))
+    throw new ConfigError(`${where}: the client_credentials grant needs a clientId and a clientSecret`)
+  return oauth as UpstreamOAuth
 }
 
 /** `${env:NAME}` → `${NAME}`; `${input:…}` is refused. */
@@ -91,6 +115,12 @@ export function readGatewayConfig(
     for (const key of ['tools', 'resources', 'prompts'] as const) {
       const filter = filterOf(entry[key], file, server.sourceName, key)
       if (filter !== undefined) upstream[key] = filter
+    }
+    if (entry.oauth !== undefined) {
+      if (spec.transport !== 'http')
+        throw new ConfigError(`${file}: '${server.sourceName}'.oauth is for url entries`)
+      const oauth = substituteValue(normalizeVariables(entry.oauth, file, server.sourceName), variables, file)
+      upstream.oauth = oauthOf(oauth, file, server.sourceName)
     }
     upstreams.push(upstream)
   }

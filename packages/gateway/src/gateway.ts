@@ -9,6 +9,7 @@ import { Catalog } from './catalog.js'
 import { firstListingWaiter } from './first-listing.js'
 import type { Discovery, GatewayEvent, GatewayOptions } from './types.js'
 import { cacheKey, Upstream } from './upstream.js'
+import { withUpstreamAuth } from './upstream-auth.js'
 
 export interface UpstreamHealth {
   state: string
@@ -46,7 +47,7 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
     if (upstreams.has(upstreamOptions.name)) {
       throw new Error(`two upstreams are named '${upstreamOptions.name}': names must be unique`)
     }
-    const upstream: Upstream = new Upstream(upstreamOptions, {
+    const upstream: Upstream = new Upstream(withUpstreamAuth(upstreamOptions, options), {
       connect: options.connect ?? {},
       idleStopMs: options.idleStopMs,
       restartDelayMs: options.restartDelayMs ?? 1000,

@@ -13,6 +13,7 @@ export type {
   GatewayEvent,
   GatewayOptions,
   NameFilter,
+  UpstreamOAuth,
   UpstreamOptions,
   UpstreamState,
 } from './types.js'

@@ -1,7 +1,7 @@
 // What a gateway is made of: its upstreams (how to reach each, what of it to offer and under
 // which names) and how it runs them.
 
-import type { ConnectOptions, Root, ServerSpec, Tool } from '@mcp-kit/client'
+import type { ConnectOptions, CredentialStore, Root, ServerSpec, Tool } from '@mcp-kit/client'
 
 /** null: everything; []: nothing; else names and `*`/`?` globs. */
 export type NameFilter = readonly string[] | null
@@ -18,13 +18,27 @@ export interface UpstreamOptions {
   resources?: NameFilter
   /** Which prompts to offer, by the upstream's own names. */
   prompts?: NameFilter
-  /** Connection settings for this upstream (environment, headers, OAuth, timeouts…). */
+  /** How this HTTP upstream's OAuth client is set up (a pre-registered client, client_credentials). */
+  oauth?: UpstreamOAuth
+  /** Connection settings for this upstream (environment, headers, timeouts…); an `oauth` here replaces the above. */
   connect?: ConnectOptions
   /**
    * The tools a profile recorded and what to do when the upstream's differ (the profile's
    * `schema_validation`): `warn` reports each change, `error` also hides the changed tools.
    */
   drift?: { policy: 'warn' | 'error' | 'ignore'; tools: readonly Tool[] }
+}
+
+/**
+ * An HTTP upstream's OAuth client. `client_credentials` (the default when a `clientSecret` is
+ * given): the client gets tokens for itself, for unattended gateways. `authorization_code`: a
+ * user's stored login (`GatewayOptions.credentials`), refreshed with this pre-registered client.
+ */
+export interface UpstreamOAuth {
+  clientId?: string
+  clientSecret?: string
+  scope?: string
+  grant?: 'authorization_code' | 'client_credentials'
 }
 
 export type UpstreamState = 'idle' | 'starting' | 'running' | 'restarting' | 'failed' | 'stopped'
@@ -70,6 +84,16 @@ export interface GatewayOptions {
    * capability, and servers use their own configuration (server-filesystem: its arguments).
    */
   roots?: readonly Root[]
+  /**
+   * Where users' logins are (`mcp-kit auth login`): an HTTP upstream that asks for OAuth uses the
+   * login stored for its URL, refreshed as it expires, and re-read at each start, so a new login
+   * is picked up by the next retry. A gateway never starts a login (no browser): without a usable
+   * one the upstream fails, saying so. Without this, only `oauth` client_credentials upstreams
+   * get tokens.
+   */
+  credentials?: CredentialStore
+  /** What to tell an operator to run to log in to an upstream (e.g. `mcp-kit auth login mcp+URL`). */
+  loginHint?: (upstream: UpstreamOptions) => string
   /** Where discovery results are remembered between runs (lazy start needs them). */
   cache?: DiscoveryCache
   onEvent?: (event: GatewayEvent) => void

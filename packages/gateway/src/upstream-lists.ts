@@ -1,4 +1,4 @@
-// Keeping a running upstream's lists fresh: list changes it announces (2026: a
+// An upstream's lists, and keeping them fresh: list changes it announces (2026: a
 // subscriptions/listen stream; 2025: notifications) and the `ttlMs` cache hint of a 2026 tools
 // list make the gateway list again. One follower per upstream session; stopping it ends both.
 
@@ -10,6 +10,40 @@ const relistGapMs = 100
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** How long a listing waits for resource templates (some servers never answer a method they lack). */
+const templatesTimeoutMs = 5_000
+
+/**
+ * Resources, templates and prompts the upstream answered with an error (many hand-written servers
+ * declare resources and answer templates/list with an error of some code) are an empty list: its
+ * tools still work. A broken connection or a cancelled listing still fails the discovery.
+ */
+async function optionalList<T>(listing: Promise<T[]>): Promise<T[]> {
+  try {
+    return await listing
+  } catch (error) {
+    const failure = error as { code?: unknown; details?: { rpcCode?: unknown } }
+    const answered = typeof failure.details?.rpcCode === 'number'
+    if (answered || failure.code === 'protocol_error' || failure.code === 'timeout') return []
+    throw error
+  }
+}
+
+/** Everything a session offers, as far as it declares it (tools, resources, templates, prompts). */
+export async function listEverything(session: Session): Promise<Discovery> {
+  const capabilities = session.capabilities
+  session.invalidateTools()
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    capabilities.tools ? session.listTools() : [],
+    capabilities.resources ? optionalList(session.listResources()) : [],
+    capabilities.resources
+      ? optionalList(session.listResourceTemplates({ timeoutMs: templatesTimeoutMs }))
+      : [],
+    capabilities.prompts ? optionalList(session.listPrompts()) : [],
+  ])
+  return { tools, resources, resourceTemplates, prompts, listedAt: Date.now() } as unknown as Discovery
 }
 
 export class ListFollower {

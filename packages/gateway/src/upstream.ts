@@ -13,7 +13,8 @@ import {
   type Session,
 } from '@mcp-kit/client'
 import type { Discovery, DiscoveryCache, GatewayEvent, UpstreamOptions, UpstreamState } from './types.js'
-import { ListFollower } from './upstream-lists.js'
+import { isLoginLost } from './upstream-auth.js'
+import { ListFollower, listEverything } from './upstream-lists.js'
 
 /** Who is waiting on this upstream now: its questions and log messages go to the latest caller. */
 export interface Caller {
@@ -39,25 +40,6 @@ export function cacheKey(options: UpstreamOptions): string {
   const server = options.server
   if (server.transport === 'http') return `http ${server.url}`
   return JSON.stringify([server.command, server.args, Object.keys(server.env ?? {}).sort(), server.cwd ?? ''])
-}
-
-/** How long a listing waits for resource templates (some servers never answer a method they lack). */
-const templatesTimeoutMs = 5_000
-
-/**
- * Resources, templates and prompts the upstream answered with an error (many hand-written servers
- * declare resources and answer templates/list with an error of some code) are an empty list: its
- * tools still work. A broken connection or a cancelled listing still fails the discovery.
- */
-async function optionalList<T>(listing: Promise<T[]>): Promise<T[]> {
-  try {
-    return await listing
-  } catch (error) {
-    const failure = error as { code?: unknown; details?: { rpcCode?: unknown } }
-    const answered = typeof failure.details?.rpcCode === 'number'
-    if (answered || failure.code === 'protocol_error' || failure.code === 'timeout') return []
-    throw error
-  }
 }
 
 export class Upstream {
@@ -114,6 +96,8 @@ export class Upstream {
       try {
         return await work(session)
       } catch (error) {
+        // Only a new login helps: the upstream fails (reported, retried), as at its start.
+        if (isLoginLost(error)) this.#lost(session, error.message)
         if (!this.#lostBeforeAnswer(error, session)) throw error
         this.#forget(session)
         return await work(await this.session())
@@ -211,38 +195,23 @@ export class Upstream {
   }
 
   async #discover(session: Session): Promise<Discovery> {
-    const capabilities = session.capabilities
-    session.invalidateTools()
-    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-      capabilities.tools ? session.listTools() : [],
-      capabilities.resources ? optionalList(session.listResources()) : [],
-      capabilities.resources
-        ? optionalList(session.listResourceTemplates({ timeoutMs: templatesTimeoutMs }))
-        : [],
-      capabilities.prompts ? optionalList(session.listPrompts()) : [],
-    ])
-    const discovery = {
-      tools,
-      resources,
-      resourceTemplates,
-      prompts,
-      listedAt: Date.now(),
-    } as unknown as Discovery
+    const discovery = await listEverything(session)
     this.#runtime.cache?.set(cacheKey(this.options), discovery)
     this.#runtime.discovered(this, discovery)
     return discovery
   }
 
-  #lost(session: Session): void {
+  #lost(session: Session, reason?: string): void {
     if (this.#current !== session) return
     this.#forget(session)
     if (this.#closed || this.state === 'idle') return
     const exit = session.process?.exit
     this.state = 'failed'
     this.lastError =
-      exit === undefined
+      reason ??
+      (exit === undefined
         ? 'the connection was lost'
-        : `it exited (${exit.signal ?? `code ${exit.code}`})${exit.stderrTail.length > 0 ? `: ${exit.stderrTail.at(-1)}` : ''}`
+        : `it exited (${exit.signal ?? `code ${exit.code}`})${exit.stderrTail.length > 0 ? `: ${exit.stderrTail.at(-1)}` : ''}`)
     this.#scheduleRestart()
   }
 

@@ -80,3 +80,33 @@ test('what a gateway cannot use is refused with the entry and the reason', () =>
   expect(() => readGatewayConfig('/nonexistent/config.json')).toThrow(/cannot read .*ENOENT/)
   expect(() => readGatewayConfig(configFile('{ "mcpServers": '))).toThrow(/not valid JSON/)
 })
+
+test("an entry's oauth: its client for that upstream, ${NAME} from the environment; mistakes named", () => {
+  const file = configFile({
+    mcpServers: {
+      remote: {
+        url: 'https://example.com/mcp',
+        oauth: { clientId: 'gw', clientSecret: '${SECRET}', scope: 'tools:read', callbackPort: 8080 },
+      },
+    },
+  })
+  const [remote] = readGatewayConfig(file, { env: { SECRET: 's3' } }).upstreams
+  expect(remote?.oauth).toEqual({ clientId: 'gw', clientSecret: 's3', scope: 'tools:read' })
+  const refused: Array<[unknown, RegExp]> = [
+    [{ url: 'https://example.com/mcp', oauth: 'gw' }, /'remote'\.oauth must be an object/],
+    [
+      { url: 'https://example.com/mcp', oauth: { grant: 'password' } },
+      /grant must be authorization_code or client_credentials/,
+    ],
+    [
+      { url: 'https://example.com/mcp', oauth: { grant: 'client_credentials', clientId: 'gw' } },
+      /needs a clientId and a clientSecret/,
+    ],
+    [{ command: 'node', oauth: { clientId: 'gw' } }, /'remote'\.oauth is for url entries/],
+  ]
+  for (const [entry, message] of refused) {
+    const bad = configFile({ mcpServers: { remote: entry } })
+    expect(() => readGatewayConfig(bad, { env: {} })).toThrow(message)
+    expect(() => readGatewayConfig(bad, { env: {} })).toThrow(ConfigError)
+  }
+})

@@ -2,8 +2,9 @@
 // the stored access token; a 401 runs the MCP authorization flow through the official SDK's
 // `auth()` (protected-resource and authorization-server discovery, registration, PKCE, token
 // exchange, refresh) and a login when one is needed and possible; a 403 `insufficient_scope`
-// asks again for the union of the scopes (step-up), at most a few times. Tokens never leave this
-// module except in the Authorization header.
+// asks again for the union of the scopes (step-up), at most a few times. A client_credentials
+// client (a gateway's pre-registered client, say) asks for new tokens instead of a login. Tokens
+// never leave this module except in the Authorization header.
 
 import { ClientError } from '../errors.js'
 import type { FetchLike } from '../http/transport-options.js'
@@ -35,10 +36,15 @@ export async function authorize(
   challenge: { resourceMetadataUrl?: URL; scope?: string },
   force = false,
 ): Promise<void> {
-  const authorizer = options.authorizer
+  // A client acting for itself asks for tokens again; it has no login to run.
+  const authorizer = provider.clientCredentials ? undefined : options.authorizer
   // Without a way to log in, only a refresh can help: do not register or start a login for nothing.
-  if (authorizer === undefined && (force || provider.tokens()?.refresh_token === undefined))
-    throw loginNeeded(options, force ? challenge.scope : undefined)
+  if (
+    authorizer === undefined &&
+    !provider.clientCredentials &&
+    (force || provider.tokens()?.refresh_token === undefined)
+  )
+    throw loginNeeded(provider, options, force ? challenge.scope : undefined)
   const sdk = await import('@modelcontextprotocol/client')
   if (authorizer !== undefined) provider.useRedirect(await authorizer.prepare())
   const base = {
@@ -54,7 +60,7 @@ export async function authorize(
     throw authError(error, options)
   }
   if (result === 'AUTHORIZED') return
-  if (authorizer === undefined) throw loginNeeded(options)
+  if (authorizer === undefined) throw loginNeeded(provider, options)
   const callback = await authorizer.callback()
   // The state first: nothing else in a callback that is not this login's is to be believed (the
   // loopback authorizer waits for the right one; another Authorizer may not).
@@ -84,13 +90,30 @@ export async function authorize(
   if (result !== 'AUTHORIZED') throw new ClientError('auth_required', 'the login did not complete')
 }
 
-function loginNeeded(options: OAuthHookOptions, scope?: string): ClientError {
-  const what = scope === undefined ? 'a login' : `a login with the scopes ${scope}`
-  return new ClientError(
-    'auth_required',
-    `${options.serverUrl} needs ${what}${options.loginHint ? `: run '${options.loginHint}'` : ''}`,
-    { details: { server: options.serverUrl } },
-  )
+/**
+ * Why a login is needed, with what to run: `details.reason` is `scope` (a login with more
+ * scopes), `expired` (the login there was is over and cannot be refreshed) or `login` (none).
+ */
+function loginNeeded(provider: StoreProvider, options: OAuthHookOptions, scope?: string): ClientError {
+  const hint = options.loginHint ? `: run '${options.loginHint}'` : ''
+  const server = options.serverUrl
+  if (scope !== undefined) {
+    return new ClientError('auth_required', `${server} needs a login with the scopes ${scope}${hint}`, {
+      details: { server, reason: 'scope' },
+    })
+  }
+  if (provider.loginExpired()) {
+    const why =
+      provider.tokens() === undefined
+        ? 'the authorization server refused to refresh it'
+        : 'it cannot be refreshed (no refresh token)'
+    return new ClientError('auth_required', `the login to ${server} has expired and ${why}${hint}`, {
+      details: { server, reason: 'expired' },
+    })
+  }
+  return new ClientError('auth_required', `${server} needs a login${hint}`, {
+    details: { server, reason: 'login' },
+  })
 }
 
 function authError(error: unknown, options: OAuthHookOptions): ClientError {
@@ -111,7 +134,8 @@ export function createOAuthHook(options: OAuthHookOptions): AuthHook & { provide
       // An access token known to have expired is refreshed first (once for concurrent requests),
       // saving the round trip of a 401; if that fails, the 401 path decides what happens.
       const expiresAt = provider.expiresAt()
-      if (expiresAt !== undefined && Date.now() >= expiresAt - 5000 && provider.tokens()?.refresh_token) {
+      const renewable = provider.clientCredentials || provider.tokens()?.refresh_token !== undefined
+      if (expiresAt !== undefined && Date.now() >= expiresAt - 5000 && renewable) {
         refreshing ??= authorize(provider, { ...options, authorizer: undefined }, {})
           .catch(() => {})
           .finally(() => {

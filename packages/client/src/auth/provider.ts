@@ -2,8 +2,9 @@
 // per authorization server (issuer), tokens per MCP server stamped with their issuer (a server
 // whose authorization server changed gets a fresh registration and login, SEP-2352), a
 // pre-registered client or a Client ID Metadata Document URL when given, and the loopback
-// redirect of the Authorizer. The SDK's `auth()` drives discovery, registration, PKCE, the token
-// exchange and refresh through it.
+// redirect of the Authorizer — or, for a client acting for itself, the client_credentials grant.
+// The SDK's `auth()` drives discovery, registration, PKCE, the token exchange and refresh
+// through it.
 
 import { randomBytes } from 'node:crypto'
 import type {
@@ -40,6 +41,12 @@ export interface OAuthSettings {
   clientName?: string
   /** Runs logins; without one a command that needs a login fails (auth_required). */
   authorizer?: Authorizer
+  /**
+   * `authorization_code` (default): a user's login, refreshed while it can be.
+   * `client_credentials`: the pre-registered client (`clientId`, `clientSecret`) gets tokens for
+   * itself, with no user and no browser, again whenever they expire.
+   */
+  grant?: 'authorization_code' | 'client_credentials'
 }
 
 const placeholderRedirect = 'http://127.0.0.1/callback'
@@ -57,6 +64,7 @@ export class StoreProvider implements OAuthClientProvider {
   #codeVerifier: string | undefined
   #state: string | undefined
   #discovery: OAuthDiscoveryState | undefined
+  #droppedLogin = false
   /** The authorization URL of the last redirect (a non-interactive run reports it). */
   lastAuthorizationUrl: URL | undefined
 
@@ -75,8 +83,31 @@ export class StoreProvider implements OAuthClientProvider {
    * redirect URL is what tells the SDK this is an authorization code client (its refresh path),
    * not a client_credentials one. A login without an authorizer stops before any redirect.
    */
-  get redirectUrl(): string {
+  get redirectUrl(): string | undefined {
+    if (this.clientCredentials) return undefined
     return this.#redirectUrl ?? placeholderRedirect
+  }
+
+  get clientCredentials(): boolean {
+    return this.#settings.grant === 'client_credentials'
+  }
+
+  /** The client_credentials token request (the SDK builds the authorization code one itself). */
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.clientCredentials) return undefined
+    const parameters = new URLSearchParams({ grant_type: 'client_credentials' })
+    if (scope) parameters.set('scope', scope)
+    return parameters
+  }
+
+  /**
+   * True when the login this server had is over: its access token expired, or its tokens were
+   * dropped after the authorization server refused them (a refused refresh), so only a new login
+   * helps.
+   */
+  loginExpired(): boolean {
+    const expiresAt = this.expiresAt()
+    return this.#droppedLogin || (expiresAt !== undefined && Date.now() >= expiresAt)
   }
 
   /** When the stored access token expires (ms since the epoch), when the server said. */
@@ -91,6 +122,15 @@ export class StoreProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    if (this.clientCredentials) {
+      return {
+        client_name: this.#settings.clientName ?? 'mcp-kit',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        ...(this.#settings.scope === undefined ? {} : { scope: this.#settings.scope }),
+      } as unknown as OAuthClientMetadata
+    }
     const metadata: Record<string, unknown> = {
       client_name: this.#settings.clientName ?? 'mcp-kit',
       redirect_uris: [this.#redirectUrl ?? placeholderRedirect],
@@ -152,6 +192,7 @@ export class StoreProvider implements OAuthClientProvider {
   saveTokens(tokens: StoredOAuthTokens, context?: OAuthClientInformationContext): void {
     const stamped = tokens as unknown as Record<string, unknown>
     const issuer = context?.issuer ?? (typeof stamped.issuer === 'string' ? stamped.issuer : undefined)
+    this.#droppedLogin = false
     this.#settings.store.update((data) => {
       data.tokens[this.#server] = { issuer, tokens: tokens as never, savedAt: Date.now() }
     })
@@ -185,7 +226,10 @@ export class StoreProvider implements OAuthClientProvider {
     if (scope === 'tokens' || scope === 'all' || scope === 'client') {
       this.#settings.store.update((data) => {
         const issuer = data.tokens[this.#server]?.issuer
-        if (scope !== 'client') delete data.tokens[this.#server]
+        if (scope !== 'client' && data.tokens[this.#server] !== undefined) {
+          this.#droppedLogin = true
+          delete data.tokens[this.#server]
+        }
         if (scope !== 'tokens' && issuer !== undefined) delete data.clients[issuer]
       })
     }

@@ -1,7 +1,8 @@
 // `mcp-kit serve` as a gateway: the targets that are servers (profiles `@name`, references
 // `mcp+…://`, `name=<reference>`) and the entries of `--config <mcpServers file>` become the
 // gateway's upstreams, beside the registry module if one is given. A profile brings its
-// environment, tools filter and drift policy (its stored schemas); its name is the namespace.
+// environment, tools filter, drift policy (its stored schemas) and OAuth client; its name is the
+// namespace. HTTP upstreams use the logins of `mcp-kit auth login` (the user's credentials file).
 
 import type { Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
 import type { ToolRegistry } from '@mcp-kit/server'
@@ -47,7 +48,12 @@ export function nameFor(target: string, reference: string): string {
   return cleaned === '' ? 'upstream' : cleaned
 }
 
-async function upstreamOf(target: string, io: Io): Promise<UpstreamOptions> {
+/** A target's upstream; `loginReferences` learns how to name a profile's to `mcp-kit auth login`. */
+async function upstreamOf(
+  target: string,
+  io: Io,
+  loginReferences: Map<string, string>,
+): Promise<UpstreamOptions> {
   const reference = namedTarget.exec(target)?.[2] ?? target
   const resolved = await resolveForCli(reference, io)
   if (resolved.operation.kind !== 'inspect') {
@@ -59,6 +65,17 @@ async function upstreamOf(target: string, io: Io): Promise<UpstreamOptions> {
   const upstream: UpstreamOptions = { name: nameFor(target, reference), server: resolved.server }
   const profile = resolved.profile
   if (profile !== undefined) {
+    loginReferences.set(upstream.name, `@${profile.location.name}`)
+    const auth = profile.auth
+    if (auth?.client_id !== undefined || auth?.scopes !== undefined) {
+      // The client the login was made with (as `auth login @profile` does) refreshes it.
+      upstream.oauth = {
+        grant: 'authorization_code',
+        clientId: auth.client_id,
+        clientSecret: auth.client_id === undefined ? undefined : io.env.MCP_KIT_CLIENT_SECRET,
+        scope: auth.scopes,
+      }
+    }
     if (profile.toolFilter !== null) upstream.tools = profile.toolFilter
     if (profile.schemaHash && profile.schemaValidation !== 'ignore') {
       const { loadProfileDocument, storedTools } = await import('@mcp-kit/profiles')
@@ -120,7 +137,8 @@ export async function startGateway(
       throw error
     }
   }
-  for (const target of servers) upstreams.push(await upstreamOf(target, io))
+  const loginReferences = new Map<string, string>()
+  for (const target of servers) upstreams.push(await upstreamOf(target, io, loginReferences))
   const taken = new Set<string>()
   for (const upstream of upstreams) {
     if (taken.has(upstream.name)) {
@@ -134,9 +152,13 @@ export async function startGateway(
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
+  const { defaultCredentialsPath, fileCredentialStore } = await import('@mcp-kit/client')
   const gateway = createGateway(
     {
       upstreams,
+      credentials: fileCredentialStore(defaultCredentialsPath(io.env)),
+      loginHint: (upstream) =>
+        `mcp-kit auth login ${loginReferences.get(upstream.name) ?? (upstream.server.transport === 'http' ? `mcp+${upstream.server.url}` : upstream.name)}`,
       eager: args.eager === true,
       idleStopMs: seconds(args.idleStop, '--idle-stop'),
       cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
