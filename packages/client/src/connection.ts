@@ -5,13 +5,14 @@
 // owner's handler; legacy-protocol.ts) and 2026-07-28 (every request carries the envelope in
 // `_meta`: version, capabilities, client info; envelope.ts). Requests have timeouts reset by
 // progress (always asking for progress); a timeout or abort cancels on the wire
-// (notifications/cancelled, or closing the request's HTTP stream in 2026).
+// (notifications/cancelled, or closing the request's HTTP stream in 2026). A server message the
+// transport ties to one of our requests (its HTTP response stream) goes to that request's scope.
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { type Envelope, envelopeMeta } from './envelope.js'
 import { ClientError } from './errors.js'
 import { answerServerRequest, checkInitializeResult, latestProtocolVersion } from './legacy-protocol.js'
-import type { MessageTransport } from './message-transport.js'
+import type { MessageRelation, MessageTransport } from './message-transport.js'
 import { RpcError } from './rpc-error.js'
 
 export interface RequestOptions {
@@ -22,6 +23,16 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Extra HTTP headers for this request (2026-07-28 `Mcp-Param-*`). */
   headers?: Record<string, string>
+  /** Where the server's messages about this request go, instead of the connection's events. */
+  scope?: RequestScope
+}
+
+/** What the server sends about one request, when the transport tells (stdio never does). */
+export interface RequestScope {
+  /** A server-to-client request about this request: resolve with the result, or throw. */
+  onRequest?: ConnectionEvents['onRequest']
+  /** A notification about this request (not progress: `onProgress` has it); true when handled. */
+  onNotification?: (method: string, params: Record<string, unknown> | undefined) => boolean
 }
 
 export interface ConnectionEvents {
@@ -44,6 +55,7 @@ interface Pending {
   onProgress: RequestOptions['onProgress']
   signal: AbortSignal | undefined
   onAbort: (() => void) | undefined
+  scope: RequestScope | undefined
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -63,7 +75,8 @@ export class Connection {
   constructor(transport: MessageTransport, events: ConnectionEvents = {}) {
     this.#transport = transport
     this.#events = events
-    transport.onmessage = (message: JSONRPCMessage) => this.#receive(message)
+    transport.onmessage = (message: JSONRPCMessage, relation?: MessageRelation) =>
+      this.#receive(message, relation)
     transport.onclose = () => this.#onClose()
     transport.onerror = (error: Error) => events.onError?.(error)
     transport.onrequestfailed = (id, error) => {
@@ -129,6 +142,7 @@ export class Connection {
         onProgress: options.onProgress,
         signal: options.signal,
         onAbort: undefined,
+        scope: options.scope,
       }
       if (options.signal) {
         const signal = options.signal
@@ -225,14 +239,16 @@ export class Connection {
     this.#events.onClose?.()
   }
 
-  #receive(message: JSONRPCMessage): void {
+  #receive(message: JSONRPCMessage, relation?: MessageRelation): void {
     const value = message as Record<string, unknown>
     const method = value.method
     if (typeof method === 'string') {
+      const related = relation?.relatedRequestId
+      const scope = typeof related === 'number' ? this.#pending.get(related)?.scope : undefined
       if (value.id !== undefined) {
         void answerServerRequest(
           this.#transport,
-          this.#events,
+          scope?.onRequest === undefined ? this.#events : scope,
           value.id,
           method,
           isObject(value.params) ? value.params : undefined,
@@ -244,6 +260,7 @@ export class Connection {
         this.#progress(params)
         return
       }
+      if (scope?.onNotification?.(method, params) === true) return
       this.#events.onNotification?.(method, params)
       return
     }

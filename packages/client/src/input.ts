@@ -43,6 +43,24 @@ export function capabilitiesOf(handler: InputHandler | undefined): ClientCapabil
   return capabilities as ClientCapabilities
 }
 
+/** A call's own handler (CallOptions.input), with the session's for the questions it does not answer. */
+export function callInput(
+  own: InputHandler | undefined,
+  session: InputHandler | undefined,
+): InputHandler | undefined {
+  if (own === undefined || session === undefined) return own ?? session
+  const elicit = own.elicit?.bind(own) ?? session.elicit?.bind(session)
+  const sample = own.sample?.bind(own) ?? session.sample?.bind(session)
+  const roots = own.roots?.bind(own) ?? session.roots?.bind(session)
+  const modes = own.elicit ? own.elicitationModes : session.elicitationModes
+  return {
+    ...(elicit ? { elicit } : {}),
+    ...(modes ? { elicitationModes: modes } : {}),
+    ...(sample ? { sample } : {}),
+    ...(roots ? { roots } : {}),
+  }
+}
+
 const kinds: Record<string, string> = {
   'elicitation/create': 'input from the user (elicitation)',
   'sampling/createMessage': 'a model completion (sampling)',

@@ -1,15 +1,22 @@
 // The transport a Connection drives: the MCP SDK's Transport shape, plus the extras the client's
 // own transports offer (per-request headers, cancelling one request, a login in progress, a
-// request failed in the transport). The stdio and HTTP transports implement it.
+// request failed in the transport, which request a server message came with). The stdio and
+// HTTP transports implement it.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
+
+/** Which of our requests a server message is about, when the transport can tell. */
+export interface MessageRelation {
+  /** Streamable HTTP: the request whose response stream carried the message. */
+  relatedRequestId?: number | string
+}
 
 /** The transport a Connection drives (the SDK's Transport shape, plus optional HTTP extras). */
 export interface MessageTransport {
   start(): Promise<void>
   send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void>
   close(): Promise<void>
-  onmessage?: ((message: JSONRPCMessage) => void) | undefined
+  onmessage?: ((message: JSONRPCMessage, relation?: MessageRelation) => void) | undefined
   onclose?: (() => void) | undefined
   onerror?: ((error: Error) => void) | undefined
   setProtocolVersion?: (version: string) => void

@@ -1,11 +1,14 @@
 // One session's (or one borrower's) way to the server over the shared connection: each request
 // with the per-call timeout (reset by progress), the session's total limit and signal, and a
-// borrower's own cancellation; 2026-07-28 input rounds; failures turned into ClientErrors that
-// name the request (session-errors.ts); and how the session ends.
+// borrower's own cancellation; a call's own question handler and log sink (its scope); 2026-07-28
+// input rounds; failures turned into ClientErrors that name the request (session-errors.ts); and
+// how the session ends.
 
-import type { Connection } from './connection.js'
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
+import type { Connection, RequestScope } from './connection.js'
 import type { Era } from './era-cache.js'
 import { ClientError } from './errors.js'
+import { answerInput, callInput, isInputTimeout } from './input.js'
 import { withInputRounds } from './input-rounds.js'
 import type { MessageTransport } from './message-transport.js'
 import type { ProcessTransport } from './process-transport.js'
@@ -71,12 +74,15 @@ export class SessionChannel {
   ): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs
     if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs)
+    const own = this.withOwn(options.signal)
+    const scoped = this.#scope(what, options, own)
     try {
       return await this.connection.request(method, params, {
         timeoutMs,
         onProgress: options.onProgress,
-        signal: this.withOwn(options.signal),
+        signal: scoped?.signal ?? own,
         headers,
+        scope: scoped?.scope,
       })
     } catch (error) {
       throw this.failure(error, what, timeoutMs, options.signal)
@@ -95,10 +101,51 @@ export class SessionChannel {
       what,
       params,
       (round) => this.request(what, method, round, options, headers),
-      this.options.input,
+      callInput(options.input, this.options.input),
       this.withOwn(options.signal ?? this.options.signal) ?? neverAborted,
       this.options.inputTimeoutMs,
     )
+  }
+
+  /**
+   * Where the server's messages about one call go when the call has its own `input` or `onLog`.
+   * A question of the call that cannot be answered (or not in time) fails that call only.
+   */
+  #scope(
+    what: string,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+  ): { scope: RequestScope; signal: AbortSignal } | undefined {
+    const { onLog } = options
+    if (options.input === undefined && onLog === undefined) return undefined
+    const input = callInput(options.input, this.options.input)
+    const failed = new AbortController()
+    const combined = signal === undefined ? failed.signal : AbortSignal.any([signal, failed.signal])
+    const scope: RequestScope = {}
+    if (input !== undefined) {
+      scope.onRequest = async (method, params) => {
+        try {
+          return await answerInput(
+            input,
+            { method, params },
+            { during: what, signal: combined },
+            this.options.inputTimeoutMs,
+          )
+        } catch (error) {
+          if ((ClientError.isInstance(error) && error.code === 'input_required') || isInputTimeout(error))
+            failed.abort(error)
+          throw error
+        }
+      }
+    }
+    if (onLog !== undefined) {
+      scope.onNotification = (method, params) => {
+        if (method !== 'notifications/message' || params === undefined) return false
+        onLog(params as LoggingMessageNotification['params'])
+        return true
+      }
+    }
+    return { scope, signal: combined }
   }
 
   /** Whatever a request ran into, as a ClientError that names the request. */

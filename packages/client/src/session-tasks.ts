@@ -3,6 +3,7 @@
 // signal cancel the task, and the server's notices about the task wake the follower early.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
+import { callInput } from './input.js'
 import type { SessionChannel } from './session-channel.js'
 import { describeLimit } from './session-errors.js'
 import type { CallOptions } from './session-types.js'
@@ -22,7 +23,7 @@ export async function followWithinLimits(
   ) as AbortSignal
   const link: TaskLink = {
     era: channel.era,
-    input: channel.options.input,
+    input: callInput(options.input, channel.options.input),
     request: (label, method, params, timeoutMs) =>
       channel.request(label, method, params, {
         ...options,

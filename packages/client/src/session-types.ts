@@ -2,7 +2,7 @@
 // a tool call's start, cache hints), what a borrower of a shared session sets for itself, the
 // options a session runs with, and what its borrowers share with it.
 
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
+import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client'
 import type { InputHandler } from './input.js'
 import type { ParamHeaderIndex } from './input-rounds.js'
 import type { TaskState } from './tasks.js'
@@ -42,6 +42,17 @@ export interface CallOptions {
    * that require one always are). Under 2026-07-28 the server decides.
    */
   preferTask?: boolean
+  /**
+   * Answers this call's questions instead of the session's `input`: its 2026-07-28 input rounds,
+   * its task's questions, and the 2025-11-25 questions the server sends on this call's HTTP
+   * response stream (a kind of question it has no answer for goes to the session's). What the
+   * server does not tie to a call (stdio, the standalone stream) still goes to the session's
+   * `input`, which also decides the capabilities declared. For a client that relays calls of
+   * several users over one session, e.g. a gateway.
+   */
+  input?: InputHandler
+  /** Log messages the server sends on this call's HTTP response stream; the rest go to `onLog`. */
+  onLog?: (message: LoggingMessageNotification['params']) => void
 }
 
 /** What `startTool` gives: the result, when the server answered at once, or the task to follow. */

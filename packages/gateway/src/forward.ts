@@ -1,7 +1,9 @@
 // Relaying one call from a gateway's client to an upstream: cancellation (the client's signal
 // becomes the upstream call's), progress and log messages back to the client, the upstream's
 // questions (elicitation, sampling, roots) to the client and the answers back, errors with the
-// upstream's JSON-RPC code, and the trace fields (which upstream, how long it took).
+// upstream's JSON-RPC code, and the trace fields (which upstream, how long it took). The call
+// carries its own question handler and log sink to the upstream session, so whatever the upstream
+// ties to the call reaches this client and no other (the rest: callers.ts).
 //
 // Questions across eras: a 2025 client is asked at once (a server-to-client request). A 2026
 // client is asked by ending the round with `input_required`; the upstream call meanwhile stays
@@ -13,7 +15,7 @@
 // starts the call anew.
 
 import { randomBytes } from 'node:crypto'
-import { ClientError, type InputHandler, type Session } from '@mcp-kit/client'
+import { type CallOptions, ClientError, type InputHandler, type Session } from '@mcp-kit/client'
 import type { HandlerContext, InputRequest } from '@mcp-kit/server'
 import { principalOf, RpcFailure } from '@mcp-kit/server'
 import type { Caller, Upstream } from './upstream.js'
@@ -118,6 +120,7 @@ function parkedInput(call: ParkedCall): InputHandler {
 
 function callerFor(context: HandlerContext, input: InputHandler): Caller {
   return {
+    principal: principalOf(context.authInfo),
     input,
     log: (level, data, logger) => {
       void context.log(level as never, data, logger).catch(() => {})
@@ -144,7 +147,7 @@ export async function relay<T>(
   what: string,
   args: unknown,
   context: HandlerContext,
-  work: (session: Session, options: { signal: AbortSignal; onProgress: ProgressRelay }) => Promise<T>,
+  work: (session: Session, options: RelayOptions) => Promise<T>,
 ): Promise<T> {
   const started = performance.now()
   const onProgress: ProgressRelay = (progress) => {
@@ -152,12 +155,13 @@ export async function relay<T>(
   }
   try {
     if (context.protocolVersion !== modernRevision) {
-      return await upstream.use(callerFor(context, directInput(context)), (session) =>
-        work(session, { signal: context.signal, onProgress }),
+      const caller = callerFor(context, directInput(context))
+      return await upstream.use(caller, (session) =>
+        work(session, { signal: context.signal, onProgress, ...ownTraffic(caller) }),
       )
     }
-    return (await parkedRelay(upstream, what, args, context, (session, signal) =>
-      work(session, { signal, onProgress }),
+    return (await parkedRelay(upstream, what, args, context, (session, signal, caller) =>
+      work(session, { signal, onProgress, ...ownTraffic(caller) }),
     )) as T
   } catch (error) {
     if (isRoundEnd(error)) throw error
@@ -169,6 +173,17 @@ export async function relay<T>(
 
 type ProgressRelay = (progress: { progress: number; total?: number; message?: string }) => void
 
+/** What a relayed call passes to the client session (Session.callTool and the like). */
+type RelayOptions = Required<Pick<CallOptions, 'signal' | 'onProgress' | 'input' | 'onLog'>>
+
+/** The call's own handlers: the upstream's questions and logs about this call go to its caller. */
+function ownTraffic(caller: Caller): Pick<RelayOptions, 'input' | 'onLog'> {
+  return {
+    input: caller.input,
+    onLog: ({ level, data, logger }) => caller.log(level, data, logger),
+  }
+}
+
 /** The signal a 2026 handler throws to end its round with input_required (not a failure). */
 function isRoundEnd(error: unknown): boolean {
   return error instanceof Error && error.name === 'InputRequiredSignal'
@@ -179,16 +194,15 @@ async function parkedRelay(
   what: string,
   args: unknown,
   context: HandlerContext,
-  work: (session: Session, signal: AbortSignal) => Promise<unknown>,
+  work: (session: Session, signal: AbortSignal, caller: Caller) => Promise<unknown>,
 ): Promise<unknown> {
   const owner = ownerOf(upstream, what, args, context)
   let call = takeParked(context.roundState, owner)
   if (call === undefined) {
     const fresh = new ParkedCall(owner)
     call = fresh
-    fresh.result = upstream.use(callerFor(context, parkedInput(fresh)), (session) =>
-      work(session, fresh.controller.signal),
-    )
+    const caller = callerFor(context, parkedInput(fresh))
+    fresh.result = upstream.use(caller, (session) => work(session, fresh.controller.signal, caller))
     fresh.result.catch(() => {})
   }
   const cancel = () => call.controller.abort(context.signal.reason)

@@ -50,6 +50,7 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
     const upstream: Upstream = new Upstream(withUpstreamAuth(upstreamOptions, options), {
       connect: options.connect ?? {},
       idleStopMs: options.idleStopMs,
+      maxUserSessions: options.maxUserSessions ?? 32,
       restartDelayMs: options.restartDelayMs ?? 1000,
       maxRestartDelayMs: options.maxRestartDelayMs ?? 30_000,
       cache: options.cache,

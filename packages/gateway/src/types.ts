@@ -74,8 +74,17 @@ export interface GatewayOptions {
   connect?: ConnectOptions
   /** Start every upstream at once instead of on first use. */
   eager?: boolean
-  /** Stop an upstream after this long without calls (default: never). */
+  /**
+   * Stop an upstream after this long without calls (default: never). A user's own session of a
+   * 2025-11-25 upstream (see `maxUserSessions`) stops after this long too (default 10 minutes).
+   */
   idleStopMs?: number
+  /**
+   * Sessions a 2025-11-25 upstream may have at once, one per principal in calls (default 32;
+   * for stdio, one process each): such upstreams keep state per session, so users never share
+   * one. The longest idle makes room; with all in calls, a new user's call is refused.
+   */
+  maxUserSessions?: number
   /** Delay before the first restart after a crash, doubled each time up to `maxRestartDelayMs`. */
   restartDelayMs?: number
   maxRestartDelayMs?: number

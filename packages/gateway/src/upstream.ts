@@ -1,8 +1,10 @@
 // One upstream server of a gateway: a client session started on first use (or at once), its
 // discovery, and its life — list changes and cache hints refresh it (upstream-lists.ts), a crash
 // restarts it with backoff while the other upstreams keep serving, idleness may stop it, and a 2025
-// HTTP server that forgot its session is reconnected. Stdio upstreams are client sessions, so the
-// client package's process-group hygiene (and its watchdog) keeps them from outliving the gateway.
+// HTTP server that forgot its session is reconnected. A 2025 upstream serves each principal on a
+// session of its own (user-sessions.ts), and what no call is named in goes by callers.ts. Stdio
+// upstreams are client sessions, so the client package's process-group hygiene (and its
+// watchdog) keeps them from outliving the gateway.
 
 import {
   ClientError,
@@ -12,19 +14,19 @@ import {
   type Root,
   type Session,
 } from '@mcp-kit/client'
+import { type Caller, Callers } from './callers.js'
 import type { Discovery, DiscoveryCache, GatewayEvent, UpstreamOptions, UpstreamState } from './types.js'
 import { isLoginLost } from './upstream-auth.js'
 import { ListFollower, listEverything } from './upstream-lists.js'
+import { UserSessions } from './user-sessions.js'
 
-/** Who is waiting on this upstream now: its questions and log messages go to the latest caller. */
-export interface Caller {
-  input: InputHandler
-  log(level: string, data: unknown, logger?: string): void
-}
+export type { Caller }
 
 export interface UpstreamRuntime {
   connect: ConnectOptions
   idleStopMs: number | undefined
+  /** Sessions per upstream that keeps state per session, one per principal in calls. */
+  maxUserSessions: number
   restartDelayMs: number
   maxRestartDelayMs: number
   cache: DiscoveryCache | undefined
@@ -59,13 +61,21 @@ export class Upstream {
   #restartDelay: number
   #closed = false
   #active = 0
-  readonly #callers: Caller[] = []
+  /** The calls on the running session. */
+  #callers = new Callers()
+  readonly #users: UserSessions
 
   constructor(options: UpstreamOptions, runtime: UpstreamRuntime) {
     this.name = options.name
     this.options = options
     this.#runtime = runtime
     this.#restartDelay = runtime.restartDelayMs
+    this.#users = new UserSessions({
+      name: options.name,
+      open: (callers) => this.#open(callers),
+      idleMs: runtime.idleStopMs ?? userSessionIdleMs,
+      max: runtime.maxUserSessions,
+    })
   }
 
   get pid(): number | undefined {
@@ -84,27 +94,37 @@ export class Upstream {
   }
 
   /**
-   * Runs `work` with a session, on behalf of `caller`. A 2025 HTTP upstream that lost its session
-   * (404) or an upstream that went away before answering is reconnected and asked once more.
+   * Runs `work` with a session of the caller's principal, on behalf of `caller`. A 2025 HTTP
+   * upstream that lost its session (404) or an upstream that went away before answering is
+   * reconnected and asked once more.
    */
   async use<T>(caller: Caller, work: (session: Session) => Promise<T>): Promise<T> {
     this.#active += 1
-    this.#callers.push(caller)
     clearTimeout(this.#idleTimer)
     try {
-      const session = await this.session()
-      try {
-        return await work(session)
-      } catch (error) {
-        // Only a new login helps: the upstream fails (reported, retried), as at its start.
-        if (isLoginLost(error)) this.#lost(session, error.message)
-        if (!this.#lostBeforeAnswer(error, session)) throw error
-        this.#forget(session)
-        return await work(await this.session())
+      for (let attempt = 1; ; attempt++) {
+        const running = { session: await this.session(), callers: this.#callers }
+        const lane = await this.#users.lane(caller.principal, running)
+        const leave = lane.callers.enter(caller)
+        try {
+          return await work(lane.session)
+        } catch (error) {
+          const shared = lane.session === running.session
+          // Only a new login helps: the upstream fails (reported, retried), as at its start.
+          if (isLoginLost(error)) {
+            if (shared) this.#lost(lane.session, error.message)
+            else this.#users.forget(caller.principal)
+          }
+          if (attempt > 1 || !this.#lostBeforeAnswer(error, lane.session)) throw error
+          if (shared) this.#forget(lane.session)
+          else this.#users.forget(caller.principal)
+        } finally {
+          leave()
+          lane.release()
+        }
       }
     } finally {
       this.#active -= 1
-      this.#callers.splice(this.#callers.lastIndexOf(caller), 1)
       this.#armIdleStop()
     }
   }
@@ -140,6 +160,7 @@ export class Upstream {
     const session = this.#current
     this.#current = undefined
     this.#lists?.stop()
+    await this.#users.close()
     if (session !== undefined) {
       await session.close()
       this.#runtime.emit({ type: 'stopped', upstream: this.name, reason: 'shutdown' })
@@ -151,13 +172,10 @@ export class Upstream {
     this.state = this.restarts > 0 ? 'restarting' : 'starting'
     const started = performance.now()
     let session: Session
+    const callers = new Callers()
+    this.#callers = callers
     try {
-      session = await connect(this.options.server, {
-        ...this.#runtime.connect,
-        ...this.options.connect,
-        input: this.#input(),
-        onLog: (message) => this.#log(message.level, message.data, message.logger),
-      })
+      session = await this.#open(callers)
     } catch (error) {
       this.#session = undefined
       this.state = 'failed'
@@ -264,35 +282,29 @@ export class Upstream {
     return error.code === 'connect_failed' && session.transportKind !== 'stdio'
   }
 
-  #caller(): Caller | undefined {
-    return this.#callers.at(-1)
-  }
-
-  /** The upstream's questions go to whoever is calling it now. */
-  #input(): InputHandler {
-    // A plain error: the upstream's request is answered with it, and its calls go on.
-    const refuse = (what: string) => new Error(`the gateway has nobody to ask for ${what} outside a call`)
+  /**
+   * A session whose questions and log messages that name no call go by `callers` (callers.ts);
+   * those that name one reach that call's own handlers (forward.ts).
+   */
+  #open(callers: Callers): Promise<Session> {
     const roots = this.#runtime.roots
-    return {
-      elicit: (request, context) => {
-        const caller = this.#caller()
-        if (caller?.input.elicit === undefined) return Promise.reject(refuse('input'))
-        return caller.input.elicit(request, context)
-      },
-      sample: (request, context) => {
-        const caller = this.#caller()
-        if (caller?.input.sample === undefined) return Promise.reject(refuse('a model completion'))
-        return caller.input.sample(request, context)
-      },
+    const input: InputHandler = {
+      ...callers.input(this.name),
       // Roots only when the gateway has some to give: declaring them makes servers such as
       // server-filesystem ask at once, outside any call, and replace their own directories.
       ...(roots === undefined ? {} : { roots: async () => [...roots] }),
     }
-  }
-
-  #log(level: string, data: unknown, logger?: string): void {
-    const caller = this.#caller()
-    if (caller !== undefined) caller.log(level, data, logger)
-    else this.#runtime.emit({ type: 'log', upstream: this.name, level, data })
+    return connect(this.options.server, {
+      ...this.#runtime.connect,
+      ...this.options.connect,
+      input,
+      onLog: ({ level, data, logger }) =>
+        callers.log(level, data, logger, () =>
+          this.#runtime.emit({ type: 'log', upstream: this.name, level, data }),
+        ),
+    })
   }
 }
+
+/** A user's session of a 2025 upstream stops after this long without calls, unless `idleStopMs` says otherwise. */
+const userSessionIdleMs = 10 * 60_000

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { groupRunning } from '@mcp-kit/client'
 import { npmServers } from '@mcp-kit/fixtures'
-import { type RunningHttpServer, startHttpServer } from '@mcp-kit/server'
+import { type HttpServerOptions, type RunningHttpServer, startHttpServer } from '@mcp-kit/server'
 import { afterEach, expect } from 'vitest'
 import {
   createGateway,
@@ -64,8 +64,8 @@ afterEach(async () => {
   pids.clear()
 })
 
-/** A gateway over HTTP, with a fresh discovery cache unless one is given. */
-export async function startGateway(options: GatewayOptions): Promise<Running> {
+/** A gateway over HTTP (with `serve` options: a token, OAuth), with a fresh discovery cache unless one is given. */
+export async function startGateway(options: GatewayOptions, serve: HttpServerOptions = {}): Promise<Running> {
   const events: GatewayEvent[] = []
   const gateway = createGateway({
     cache: fileDiscoveryCache(temporaryDir()),
@@ -78,15 +78,21 @@ export async function startGateway(options: GatewayOptions): Promise<Running> {
     },
   })
   await gateway.start()
-  const server = await startHttpServer(gateway.registry, { health: () => ({ upstreams: gateway.health() }) })
+  const server = await startHttpServer(gateway.registry, {
+    ...serve,
+    health: () => ({ upstreams: gateway.health() }),
+  })
   const entry = { gateway, server, url: server.url, events }
   running.push(entry)
   return entry
 }
 
-/** Starts the fixture upstream over HTTP on a given port (0: any); resolves with its URL. */
-export function startHttpUpstream(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [fixtureUpstream, '--port', String(port)], {
+/** Starts a fixture upstream over HTTP on a given port (0: any); resolves with its URL. */
+export function startHttpUpstream(
+  port = 0,
+  script = fixtureUpstream,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [script, '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   return new Promise((resolve, reject) => {

@@ -12,7 +12,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { messageTooLarge } from '../message-size.js'
-import type { MessageTransport } from '../message-transport.js'
+import type { MessageRelation, MessageTransport } from '../message-transport.js'
 import { errorAnswer, streamFailure, unreachable } from './http-errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
@@ -28,7 +28,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export class HttpTransport implements MessageTransport {
-  onmessage?: (message: JSONRPCMessage) => void
+  onmessage?: (message: JSONRPCMessage, relation?: MessageRelation) => void
   onclose?: () => void
   onerror?: (error: Error) => void
   /** Fails one request (its stream broke, or a message was too large) without a JSON-RPC answer. */
@@ -249,7 +249,9 @@ export class HttpTransport implements MessageTransport {
       if (event.data.trim() === '') continue
       const message = JSON.parse(event.data) as Record<string, unknown>
       if (id !== undefined && message.id === id && !('method' in message)) answered = true
-      this.#deliver(message)
+      // A request's own stream carries what the server sends about that request (2025: its
+      // questions and notifications; the GET stream, with no id, the rest).
+      this.#deliver(message, id)
     }
     return answered
   }
@@ -259,10 +261,11 @@ export class HttpTransport implements MessageTransport {
     this.#getStream ??= readGetStream(this.#streams, this.#closing.signal)
   }
 
-  #deliver(message: unknown): void {
+  #deliver(message: unknown, relatedRequestId?: number | string): void {
     if (!isObject(message))
       throw new ClientError('protocol_error', 'the server sent a JSON value that is not a JSON-RPC message')
-    this.onmessage?.(message as unknown as JSONRPCMessage)
+    if (relatedRequestId === undefined) this.onmessage?.(message as unknown as JSONRPCMessage)
+    else this.onmessage?.(message as unknown as JSONRPCMessage, { relatedRequestId })
   }
 
   #fail(id: number | string | undefined, error: unknown): void {
