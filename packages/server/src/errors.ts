@@ -17,6 +17,11 @@ export type ServerErrorCode =
   | 'missing_capability'
   | 'cancelled'
   | 'server_error'
+  /**
+   * The store (Redis) could not be used at start; `details.problem`: `untrusted` (its TLS
+   * certificate), `login` (user or password refused), `permissions` (an ACL refusal) or `unreachable`.
+   */
+  | 'store_unavailable'
   | 'internal'
 
 export interface ServerErrorOptions {

@@ -6,6 +6,7 @@
 
 import type { CommandParser } from '@redis/client'
 import type { TaskStore } from '../tasks/task-store.js'
+import { storeConnectError } from './redis-connect-errors.js'
 import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import type { Store, StoredEvent } from './store.js'
 
@@ -29,6 +30,12 @@ export interface RedisStoreOptions {
   url: string
   /** Put before every key and channel (default `mcp-kit:`). */
   prefix?: string
+  /**
+   * PEM certificates of the authorities to trust for a `rediss://` store, instead of Node's
+   * defaults (which `NODE_EXTRA_CA_CERTS` extends): a Redis with a private CA is verified, never
+   * accepted unverified.
+   */
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>
   /** How long the first connection may take before `redisStore` fails (default 5 s). */
   connectTimeoutMs?: number
   /** Reports connection trouble (the operator's log). */
@@ -77,6 +84,8 @@ export function redactedUrl(url: string): string {
 export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   const problem = redisUrlProblem(options.url)
   if (problem !== undefined) throw new Error(`invalid store URL ${redactedUrl(options.url)}: ${problem}`)
+  if (options.ca !== undefined && !options.url.startsWith('rediss:'))
+    throw new Error(`a CA is for a TLS store (rediss://…), not ${redactedUrl(options.url)}`)
   const { createClient, defineScript } = await import('@redis/client')
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
@@ -99,6 +108,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       url: options.url,
       scripts,
       socket: {
+        ...(options.ca === undefined ? {} : { ca: options.ca as string | Buffer | Array<string | Buffer> }),
         connectTimeout: timeoutMs,
         // Before the first connection: fail (the caller reports it); afterwards: keep trying.
         reconnectStrategy: (retries: number) => (connectedOnce ? Math.min(100 * 2 ** retries, 2000) : false),
@@ -115,7 +125,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     await withTimeout(Promise.all([commands.connect(), subscriber.connect()]), timeoutMs, where)
   } catch (error) {
     await Promise.allSettled([commands.destroy(), subscriber.destroy()])
-    throw new Error(`cannot reach the store at ${where}: ${(error as Error).message}`, { cause: error })
+    throw storeConnectError(error, where)
   }
   connectedOnce = true
   const warning = await evictionWarning(commands, where)

@@ -70,7 +70,17 @@ export function builder(yargs: Argv) {
     .option('store', {
       type: 'string',
       describe:
-        'Share state with other instances of this server (2025 sessions, tasks, the requestState key, change notifications), so any instance serves any client: redis://host:port (or $MCP_KIT_STORE); default: in memory',
+        'Share state with other instances of this server (2025 sessions, tasks, the requestState key, change notifications), so any instance serves any client: redis://[user:password@]host:port, rediss://… for TLS (or $MCP_KIT_STORE); default: in memory',
+    })
+    .option('store-ca', {
+      type: 'string',
+      describe:
+        "Trust this PEM file's CA certificates (instead of Node's) for a rediss:// store's certificate (or $MCP_KIT_STORE_CA)",
+    })
+    .option('request-state-key-file', {
+      type: 'string',
+      describe:
+        'Sign 2026 requestState with the key in this file (32+ bytes; or $MCP_KIT_REQUEST_STATE_KEY), the same on every instance, instead of a key kept in the store',
     })
     .option('store-prefix', {
       type: 'string',

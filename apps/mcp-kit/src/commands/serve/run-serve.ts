@@ -8,8 +8,6 @@ import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
-import { writeDiagnostic } from '../../output/diagnostics.js'
-import { sanitizeLine } from '../../output/sanitize.js'
 import {
   httpOnlyFlags,
   httpOptions,
@@ -17,6 +15,7 @@ import {
   type ServeArguments,
   taskOptions,
 } from './serve-options.js'
+import { openStore, requestStateKey } from './store-options.js'
 import { splitTargets, startGateway } from './upstreams.js'
 
 export type { ServeArguments } from './serve-options.js'
@@ -85,37 +84,14 @@ async function serveHttp(
 ): Promise<number> {
   const options = httpOptions(args, io, runtimeOptions)
   if (gateway !== undefined) options.health = () => ({ upstreams: gateway.health() })
+  const stateKey = requestStateKey(args, io)
+  if (stateKey !== undefined) options.stateKey = stateKey
   const store = await openStore(args, io)
   if (store !== undefined) options.store = store
   try {
     return await listenAndServe(registry, args, io, graceMs, options, gateway)
   } finally {
     await store?.close()
-  }
-}
-
-/** `--store redis://…` (or $MCP_KIT_STORE): state shared with other instances; unreachable is exit 3. */
-async function openStore(args: ServeArguments, io: Io) {
-  const url = args.store ?? (io.env.MCP_KIT_STORE === '' ? undefined : io.env.MCP_KIT_STORE)
-  if (url === undefined || url === 'memory') {
-    if (args.storePrefix !== undefined) throw new CliError('usage', '--store-prefix needs --store redis://…')
-    return undefined
-  }
-  const { redactedUrl, redisStore, redisUrlProblem } = await import('@mcp-kit/server')
-  const problem = redisUrlProblem(url)
-  if (problem !== undefined) {
-    const from = args.store === undefined ? '$MCP_KIT_STORE' : '--store'
-    throw new CliError('usage', `${from} ${JSON.stringify(redactedUrl(url))}: ${problem}`)
-  }
-  try {
-    return await redisStore({
-      url,
-      prefix: args.storePrefix,
-      onError: (error) => writeDiagnostic(io, error.message),
-      onWarning: (message) => io.stderr.write(`mcp-kit: warning: ${sanitizeLine(message)}\n`),
-    })
-  } catch (error) {
-    throw new CliError('connect_failed', (error as Error).message, { cause: error })
   }
 }
 

@@ -17,6 +17,8 @@ export interface ServeArguments {
   config?: string
   store?: string
   storePrefix?: string
+  storeCa?: string
+  requestStateKeyFile?: string
   taskKeep?: number
   taskAfter?: number
   taskLease?: number
@@ -70,6 +72,8 @@ export const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
   ['bodyLimit', '--body-limit'],
   ['store', '--store'],
   ['storePrefix', '--store-prefix'],
+  ['storeCa', '--store-ca'],
+  ['requestStateKeyFile', '--request-state-key-file'],
 ]
 
 export function positiveNumber(value: number | undefined, flag: string): number | undefined {
