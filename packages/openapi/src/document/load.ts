@@ -11,6 +11,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { OpenApiError } from '../errors.js'
+import { networkReason } from '../http/send.js'
 import { cleanText } from '../schema/clean-text.js'
 
 export interface OpenApiDocument {
@@ -56,12 +57,15 @@ async function fetchDocument(url: string, timeoutMs: number): Promise<unknown> {
     }
     text = await response.text()
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code
+    const cause = (error as { cause?: unknown }).cause
     const reason =
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${timeoutMs / 1000} s`
-        : (cause ?? (error as Error).message)
-    throw new OpenApiError('invalid_spec', `cannot fetch ${url}: ${reason}`, { cause: error })
+        : networkReason(cause instanceof Error ? cause : error)
+    throw new OpenApiError('invalid_spec', `cannot fetch ${url}: ${reason}`, {
+      cause: error,
+      details: { unreachable: true },
+    })
   }
   try {
     return /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text)

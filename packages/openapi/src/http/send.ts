@@ -26,7 +26,8 @@ function where(http: HttpRequest): string {
   return `${http.method} ${http.url.origin}${http.url.pathname}`
 }
 
-function reason(error: unknown): string {
+/** Why a request never got an answer, in words (the error's code, or its cause's). */
+export function networkReason(error: unknown): string {
   const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code
   switch (code) {
     case 'ECONNREFUSED':
@@ -84,6 +85,6 @@ export async function send(http: HttpRequest, options: SendOptions): Promise<Htt
         cause: error,
       })
     }
-    throw new SendFailure(`${where(http)}: cannot reach the API: ${reason(error)}`, { cause: error })
+    throw new SendFailure(`${where(http)}: cannot reach the API: ${networkReason(error)}`, { cause: error })
   }
 }

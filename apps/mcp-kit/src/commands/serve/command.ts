@@ -22,6 +22,32 @@ export function builder(yargs: Argv) {
       type: 'string',
       describe: "Serve the servers of a desktop client's config file (mcpServers, or VS Code's servers)",
     })
+    .option('openapi', {
+      type: 'string',
+      array: true,
+      describe:
+        "A REST API's operations as tools, from its OpenAPI 3 document (a URL or a file, JSON or YAML); name=SPEC serves them as name__operationId beside other servers",
+    })
+    .option('openapi-base', {
+      type: 'string',
+      describe: "Send the API's requests here (default: the document's server URL)",
+    })
+    .option('openapi-header', {
+      type: 'string',
+      array: true,
+      describe:
+        "'Name: value': send this header with every request to the API (credentials of its security schemes also come from $MCP_KIT_OPENAPI_<SCHEME>)",
+    })
+    .option('openapi-include', {
+      type: 'string',
+      array: true,
+      describe: 'Offer only these operations: operationIds, tag:NAME or "METHOD /path", with * and ? globs',
+    })
+    .option('openapi-exclude', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out these operations (written as for --openapi-include)',
+    })
     .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
     .option('idle-stop', {
       type: 'number',
@@ -168,6 +194,14 @@ export function builder(yargs: Argv) {
     .example(
       '$0 serve ./tools.js --port 3000 --store redis://127.0.0.1:6379',
       'one of several instances behind a load balancer, sharing state on Redis',
+    )
+    .example(
+      '$0 serve --openapi https://api.example.com/openapi.json --port 3000',
+      "a REST API's operations as tools, one per operationId",
+    )
+    .example(
+      '$0 serve @github --openapi pets=./petstore.yaml --openapi-base https://pets.example.com --port 3000',
+      'beside other servers: tools github__… and pets__…',
     )
     .example(
       '$0 serve --stdio --config ~/.config/Claude/claude_desktop_config.json',

@@ -8,6 +8,7 @@ import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
+import { addApis, type LoadedApi, loadApisFor, servedAlone } from './openapi.js'
 import {
   httpOnlyFlags,
   httpOptions,
@@ -156,8 +157,12 @@ async function listenAndServe(
 }
 
 function describeServed(args: ServeArguments, gateway: Gateway | undefined): string {
+  const apis = args.apiNames ?? []
+  if (gateway === undefined && apis.length > 0) {
+    return `${args.module === undefined ? '' : `${args.module} and `}${apis.map((name) => `the API ${name}`).join(', ')}`
+  }
   if (gateway === undefined) return args.module ?? 'the demo registry'
-  const names = [...gateway.upstreams.keys()].join(', ')
+  const names = [...gateway.upstreams.keys(), ...apis].join(', ')
   return `${args.module === undefined ? '' : `${args.module} and `}a gateway to ${names}`
 }
 
@@ -183,10 +188,13 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
       )
     }
   }
+  const apis: LoadedApi[] = await loadApisFor(args, io)
+  const alone = servedAlone(apis, module !== undefined || gatewayWanted)
   const registry =
-    module === undefined && gatewayWanted
+    module === undefined && (gatewayWanted || apis.length > 0)
       ? (await import('@mcp-kit/server')).createToolRegistry()
       : await loadRegistry(module, io)
+  args.apiNames = await addApis(registry, apis, alone, servers, io)
   const trace = traceOptions(args, io)
   const gateway = gatewayWanted ? await startGateway(registry, servers, args, io) : undefined
   try {

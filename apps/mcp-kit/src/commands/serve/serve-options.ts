@@ -15,6 +15,14 @@ export interface ServeArguments {
   targets?: string[]
   module?: string
   config?: string
+  /** REST APIs as tools: `SPEC` or `name=SPEC` (an OpenAPI document's URL or file). */
+  openapi?: string[]
+  openapiBase?: string
+  openapiHeader?: string[]
+  openapiInclude?: string[]
+  openapiExclude?: string[]
+  /** What the OpenAPI documents are served as (set by runServe, for messages). */
+  apiNames?: string[]
   store?: string
   storePrefix?: string
   storeCa?: string

@@ -1,0 +1,167 @@
+// `mcp-kit serve --openapi SPEC`: a REST API's operations as tools (@mcp-kit/openapi). Alone (one
+// unnamed document, nothing else served) the tools keep their names; beside a registry module,
+// other servers or `--config`, or named (`--openapi name=SPEC`, or a config entry with
+// "openapi"), they are merged into the served registry under the name's namespace
+// (`name__operationId`), as a gateway's upstreams are. They run in this process: there is no
+// upstream to start, restart or list.
+
+import type { OpenApiDocument, OpenApiToolOptions } from '@mcp-kit/openapi'
+import type { ToolRegistry } from '@mcp-kit/server'
+import { CliError } from '../../cli/errors.js'
+import type { Io } from '../../cli/io.js'
+import type { ServeArguments } from './serve-options.js'
+
+/** One API to offer: where its document is and how to reach it. */
+export interface OpenApiTarget {
+  /** Its namespace; undefined for a lone unnamed `--openapi SPEC`. */
+  name: string | undefined
+  spec: string
+  options: OpenApiToolOptions
+  /** Where it was given, for messages. */
+  from: string
+}
+
+export interface LoadedApi extends OpenApiTarget {
+  document: OpenApiDocument
+}
+
+const namedSpec = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
+
+/** `Name: value` words of `--openapi-header`. */
+function headersOf(words: readonly string[] | undefined): Record<string, string> | undefined {
+  if (words === undefined || words.length === 0) return undefined
+  const headers: Record<string, string> = {}
+  for (const word of words) {
+    const colon = word.indexOf(':')
+    const name = colon === -1 ? '' : word.slice(0, colon).trim()
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new CliError('usage', `--openapi-header takes 'Name: value' (got a word without a header name)`)
+    }
+    headers[name] = word.slice(colon + 1).trim()
+  }
+  return headers
+}
+
+/** The `--openapi` flags as targets; the `--openapi-*` settings apply to one document only. */
+export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
+  const specs = args.openapi ?? []
+  const settings = (['openapiBase', 'openapiHeader', 'openapiInclude', 'openapiExclude'] as const).filter(
+    (key) => args[key] !== undefined,
+  )
+  if (specs.length === 0) {
+    if (settings.length > 0)
+      throw new CliError(
+        'usage',
+        '--openapi-base, --openapi-header, --openapi-include and --openapi-exclude need --openapi SPEC',
+      )
+    return []
+  }
+  if (specs.length > 1 && settings.length > 0) {
+    // A header or base meant for one API must never reach another's origin.
+    throw new CliError(
+      'usage',
+      'with several --openapi documents, give each its base URL, headers and filters in a --config entry',
+    )
+  }
+  return specs.map((word) => {
+    const named = namedSpec.exec(word)
+    const options: OpenApiToolOptions = {}
+    if (args.openapiBase !== undefined) options.baseUrl = args.openapiBase
+    const headers = headersOf(args.openapiHeader)
+    if (headers !== undefined) options.headers = headers
+    if (args.openapiInclude !== undefined) options.include = args.openapiInclude
+    if (args.openapiExclude !== undefined) options.exclude = args.openapiExclude
+    return { name: named?.[1], spec: named?.[2] ?? word, options, from: `--openapi ${word}` }
+  })
+}
+
+/** A namespace for an unnamed document served beside others: its title, else `openapi`. */
+function derivedName(document: OpenApiDocument): string {
+  const slug = document.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '')
+  return slug === '' ? 'openapi' : slug
+}
+
+function cliErrorOf(error: unknown, from: string): unknown {
+  const openapi = error as {
+    name?: string
+    code?: string
+    message?: string
+    details?: Record<string, unknown>
+  }
+  if (openapi?.name !== 'OpenApiError') return error
+  const code = openapi.details?.unreachable === true ? 'connect_failed' : 'usage'
+  return new CliError(code, `${from}: ${openapi.message}`, { cause: error })
+}
+
+/** Reads the documents of `--openapi` (failing the command, exit 2 or 3, when one cannot be read). */
+export async function loadApisFor(args: ServeArguments, io: Io): Promise<LoadedApi[]> {
+  const targets = openApiTargets(args)
+  if (targets.length === 0) return []
+  const { loadOpenApi } = await import('@mcp-kit/openapi')
+  const loaded: LoadedApi[] = []
+  for (const target of targets) {
+    try {
+      loaded.push({ ...target, document: await loadOpenApi(target.spec, { cwd: io.cwd }) })
+    } catch (error) {
+      throw cliErrorOf(error, target.from)
+    }
+  }
+  return loaded
+}
+
+/** True when one unnamed document is all there is to serve: its tools keep their own names. */
+export function servedAlone(apis: readonly LoadedApi[], others: boolean): boolean {
+  return apis.length === 1 && apis[0]?.name === undefined && !others
+}
+
+/**
+ * Adds each API's tools to `registry` (under its namespace unless `alone`) and returns what they
+ * are served as. A namespace may not be an upstream's name (`servers`: the server targets).
+ * Credentials come from the environment: `MCP_KIT_OPENAPI_<SCHEME>`, for a named API
+ * `MCP_KIT_OPENAPI_<NAME>_<SCHEME>` (see `credentialsFromEnvironment`).
+ */
+export async function addApis(
+  registry: ToolRegistry,
+  apis: readonly LoadedApi[],
+  alone: boolean,
+  servers: readonly string[],
+  io: Io,
+): Promise<string[]> {
+  if (apis.length === 0) return []
+  const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
+  const { defaultPrefix, namespacedName } = await import('@mcp-kit/gateway')
+  const { nameFor } = await import('./upstreams.js')
+  const taken = new Set(servers.map((target) => nameFor(target, namedSpec.exec(target)?.[2] ?? target)))
+  const names: string[] = []
+  for (const api of apis) {
+    const name = alone ? undefined : (api.name ?? derivedName(api.document))
+    if (name !== undefined && (taken.has(name) || names.includes(name))) {
+      throw new CliError(
+        'usage',
+        `${api.from}: two upstreams are named '${name}': name one with ${name}2=SPEC`,
+      )
+    }
+    const scope = api.name === undefined ? '' : `${api.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`
+    try {
+      const tools = openApiTools(api.document, {
+        ...api.options,
+        credentials: credentialsFromEnvironment(api.document, io.env, `MCP_KIT_OPENAPI_${scope}`),
+      })
+      registry.batch(() => {
+        for (const tool of tools) {
+          const toolName = name === undefined ? tool.name : namespacedName(defaultPrefix(name), tool.name)
+          registry.tool({ ...tool.definition, name: toolName })
+        }
+      })
+    } catch (error) {
+      throw cliErrorOf(error, api.from)
+    }
+    names.push(name ?? (api.document.title || api.spec))
+  }
+  return names
+}
