@@ -266,4 +266,36 @@ describe('serve --openapi name=SPEC beside an MCP server (a gateway)', () => {
     const echoed = await runCli(['cat', `mcp+${url}?tool=up__echo`, 'message=hi'])
     expect(echoed.code, echoed.stderr).toBe(0)
   })
+
+  it('takes a --config entry with "openapi" as an API of its own, ${NAME} and all', async () => {
+    const config = join(scratch, 'gateway.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          up: { command: process.execPath, args: [fixtureServers.basic] },
+          pets: {
+            openapi: './pets.json',
+            baseUrl: api.url,
+            headers: { 'X-Api-Key': '${PETS_KEY}' },
+            include: ['getPet', 'createPet', 'DELETE /pets/*'],
+          },
+        },
+      }),
+    )
+    const { url } = await startServe(['--config', config, '--port', '0'], { PETS_KEY: api.apiKey })
+    const names = (await listTools(url)).map((tool) => tool.name).sort()
+    expect(names.filter((name) => name.startsWith('pets__'))).toEqual([
+      'pets__createPet',
+      'pets__deletePet',
+      'pets__getPet',
+    ])
+    expect(names).toContain('up__echo')
+    const created = records(
+      (await runCli(['cat', `mcp+${url}?tool=pets__createPet`, 'name=Ada', 'species=cat'])).stdout,
+    ) as Array<{ id: number }>
+    const deleted = await runCli(['cat', `mcp+${url}?tool=pets__deletePet`, `petId=${created[0]!.id}`])
+    expect(deleted.code, deleted.stdout).toBe(0)
+    expect(api.requests.at(-1)?.headers['x-api-key']).toBe(api.apiKey)
+  })
 })

@@ -4,11 +4,19 @@
 // VS Code's `${input:…}` prompts cannot be answered by a gateway and are refused by name.
 // Optional keys per entry, ignored by the clients: `prefix`, `tools`, `resources`, `prompts`
 // filters (null, [] or names and globs), and `oauth` for an HTTP entry (`clientId`,
-// `clientSecret`, `scope`, `grant`; Claude Code's files name the client the same way).
+// `clientSecret`, `scope`, `grant`; Claude Code's files name the client the same way). An entry
+// with `openapi` is a REST API, not a server: see config-apis.ts.
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { ProfileError, parseClientConfig, serverFromMeta, substituteValue } from '@mcp-kit/profiles'
+import {
+  ProfileError,
+  parseClientConfig,
+  profileNameFor,
+  serverFromMeta,
+  substituteValue,
+} from '@mcp-kit/profiles'
+import { type ConfigApi, configApiOf } from './config-apis.js'
 import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 
 export class ConfigError extends Error {
@@ -19,6 +27,8 @@ export interface ConfigResult {
   upstreams: UpstreamOptions[]
   /** Entries left out (disabled, neither command nor url), with why. */
   skipped: Array<{ name: string; reason: string }>
+  /** Entries that are REST APIs (`openapi`), for the server to offer as tools. */
+  apis: ConfigApi[]
 }
 
 function filterOf(value: unknown, file: string, entry: string, key: string): NameFilter | undefined {
@@ -124,5 +134,19 @@ export function readGatewayConfig(
     }
     upstreams.push(upstream)
   }
-  return { upstreams, skipped: config.skipped }
+  const apis: ConfigApi[] = []
+  const skipped: ConfigResult['skipped'] = []
+  const fail = (message: string): never => {
+    throw new ConfigError(message)
+  }
+  for (const left of config.skipped) {
+    const entry = left.entry
+    if (typeof entry !== 'object' || entry === null || !('openapi' in entry)) {
+      skipped.push({ name: left.name, reason: left.reason })
+      continue
+    }
+    const written = substituteValue(normalizeVariables(entry, file, left.name), variables, file)
+    apis.push(configApiOf(profileNameFor(left.name), written as Record<string, unknown>, file, fail))
+  }
+  return { upstreams, skipped, apis }
 }

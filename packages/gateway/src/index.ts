@@ -3,6 +3,7 @@
 export { CollisionError } from './catalog.js'
 export type { ConfigResult } from './config.js'
 export { ConfigError, readGatewayConfig } from './config.js'
+export type { ConfigApi } from './config-apis.js'
 export { defaultDiscoveryCacheDir, fileDiscoveryCache } from './discovery-cache.js'
 export type { Gateway, UpstreamHealth } from './gateway.js'
 export { createGateway } from './gateway.js'

@@ -110,3 +110,37 @@ test("an entry's oauth: its client for that upstream, ${NAME} from the environme
     expect(() => readGatewayConfig(bad, { env: {} })).toThrow(ConfigError)
   }
 })
+
+test('an entry with "openapi" is a REST API, not a skipped server: its settings checked, ${NAME} filled in', () => {
+  const file = configFile({
+    mcpServers: {
+      pets: {
+        openapi: './pets.yaml',
+        baseUrl: 'https://pets.example.com/v1',
+        headers: { 'X-Api-Key': '${PETS_KEY}' },
+        credentials: { oauth: { clientId: 'me', clientSecret: '${env:PETS_SECRET}' } },
+        include: ['tag:pets'],
+        exclude: ['deletePet'],
+      },
+      remote: { openapi: 'https://api.example.com/openapi.json', prefix: '' },
+      neither: { note: 'nothing' },
+    },
+  })
+  const { upstreams, skipped, apis } = readGatewayConfig(file, { env: { PETS_KEY: 'k1', PETS_SECRET: 's1' } })
+  expect(upstreams).toEqual([])
+  expect(skipped).toEqual([{ name: 'neither', reason: "neither a 'command' nor a 'url'" }])
+  expect(apis).toEqual([
+    {
+      name: 'pets',
+      spec: join(file, '..', 'pets.yaml'),
+      baseUrl: 'https://pets.example.com/v1',
+      headers: { 'X-Api-Key': 'k1' },
+      credentials: { oauth: { clientId: 'me', clientSecret: 's1' } },
+      include: ['tag:pets'],
+      exclude: ['deletePet'],
+    },
+    { name: 'remote', spec: 'https://api.example.com/openapi.json', prefix: '' },
+  ])
+  const wrong = configFile({ mcpServers: { pets: { openapi: './pets.yaml', include: 'getPet' } } })
+  expect(() => readGatewayConfig(wrong)).toThrow(/'pets'\.include must be a list of strings/)
+})

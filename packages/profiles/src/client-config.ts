@@ -22,8 +22,8 @@ export interface ImportedServer {
 export interface ClientConfig {
   file: string
   servers: ImportedServer[]
-  /** Entries that could not be imported, with the reason. */
-  skipped: Array<{ name: string; reason: string }>
+  /** Entries that could not be imported, with the reason (and, not enumerable, the entry as written). */
+  skipped: Array<{ name: string; reason: string; readonly entry?: unknown }>
   /** VS Code's `inputs`: the values `${input:ID}` asks the user for, by ID. */
   inputs: Record<string, ConfigInput>
 }
@@ -149,7 +149,10 @@ export function parseClientConfig(text: string, file: string, options: { cwd?: s
       }
       const meta = entryToMeta(entry)
       if (typeof meta === 'string') {
-        config.skipped.push({ name: sourceName, reason: meta })
+        const skipped = { name: sourceName, reason: meta }
+        // Kept for readers that know other kinds of entries (a gateway's `openapi` ones).
+        Object.defineProperty(skipped, 'entry', { value: entry, enumerable: false })
+        config.skipped.push(skipped)
         continue
       }
       const name = profileNameFor(sourceName)

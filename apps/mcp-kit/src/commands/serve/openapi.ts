@@ -17,8 +17,16 @@ export interface OpenApiTarget {
   name: string | undefined
   spec: string
   options: OpenApiToolOptions
+  /** Put before each tool name instead of `name__` (a config entry's `prefix`). */
+  prefix?: string
   /** Where it was given, for messages. */
   from: string
+}
+
+export interface ServedApis {
+  apis: LoadedApi[]
+  /** The names of the upstreams they are served beside (a namespace must not be one of them). */
+  upstreamNames: string[]
 }
 
 export interface LoadedApi extends OpenApiTarget {
@@ -98,25 +106,54 @@ function cliErrorOf(error: unknown, from: string): unknown {
   return new CliError(code, `${from}: ${openapi.message}`, { cause: error })
 }
 
-/** Reads the documents of `--openapi` (failing the command, exit 2 or 3, when one cannot be read). */
-export async function loadApisFor(args: ServeArguments, io: Io): Promise<LoadedApi[]> {
-  const targets = openApiTargets(args)
-  if (targets.length === 0) return []
+/** The `openapi` entries of `--config`, and the names of its other upstreams. */
+async function configTargets(
+  args: ServeArguments,
+  io: Io,
+): Promise<{ targets: OpenApiTarget[]; names: string[] }> {
+  if (args.config === undefined) return { targets: [], names: [] }
+  const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
+  let config: ReturnType<typeof readGatewayConfig>
+  try {
+    config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError('usage', `--config: ${error.message}`)
+    throw error
+  }
+  const targets = config.apis.map((api): OpenApiTarget => {
+    const { name, spec, prefix, credentials, ...options } = api
+    const target: OpenApiTarget = { name, spec, options, from: `--config '${name}'` }
+    if (credentials !== undefined)
+      target.options.credentials = credentials as OpenApiToolOptions['credentials']
+    if (prefix !== undefined) target.prefix = prefix
+    return target
+  })
+  return { targets, names: config.upstreams.map((upstream) => upstream.name) }
+}
+
+/**
+ * Reads the documents of `--openapi` and of `--config`'s `openapi` entries (failing the command,
+ * exit 2 or 3, when one cannot be read).
+ */
+export async function loadApisFor(args: ServeArguments, io: Io): Promise<ServedApis> {
+  const fromConfig = await configTargets(args, io)
+  const targets = [...openApiTargets(args), ...fromConfig.targets]
+  if (targets.length === 0) return { apis: [], upstreamNames: [] }
   const { loadOpenApi } = await import('@mcp-kit/openapi')
-  const loaded: LoadedApi[] = []
+  const apis: LoadedApi[] = []
   for (const target of targets) {
     try {
-      loaded.push({ ...target, document: await loadOpenApi(target.spec, { cwd: io.cwd }) })
+      apis.push({ ...target, document: await loadOpenApi(target.spec, { cwd: io.cwd }) })
     } catch (error) {
       throw cliErrorOf(error, target.from)
     }
   }
-  return loaded
+  return { apis, upstreamNames: fromConfig.names }
 }
 
 /** True when one unnamed document is all there is to serve: its tools keep their own names. */
-export function servedAlone(apis: readonly LoadedApi[], others: boolean): boolean {
-  return apis.length === 1 && apis[0]?.name === undefined && !others
+export function servedAlone(served: ServedApis, others: boolean): boolean {
+  return served.apis.length === 1 && served.apis[0]?.name === undefined && !others
 }
 
 /**
@@ -127,18 +164,21 @@ export function servedAlone(apis: readonly LoadedApi[], others: boolean): boolea
  */
 export async function addApis(
   registry: ToolRegistry,
-  apis: readonly LoadedApi[],
+  served: ServedApis,
   alone: boolean,
   servers: readonly string[],
   io: Io,
 ): Promise<string[]> {
-  if (apis.length === 0) return []
+  if (served.apis.length === 0) return []
   const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
   const { defaultPrefix, namespacedName } = await import('@mcp-kit/gateway')
   const { nameFor } = await import('./upstreams.js')
-  const taken = new Set(servers.map((target) => nameFor(target, namedSpec.exec(target)?.[2] ?? target)))
+  const taken = new Set([
+    ...served.upstreamNames,
+    ...servers.map((target) => nameFor(target, namedSpec.exec(target)?.[2] ?? target)),
+  ])
   const names: string[] = []
-  for (const api of apis) {
+  for (const api of served.apis) {
     const name = alone ? undefined : (api.name ?? derivedName(api.document))
     if (name !== undefined && (taken.has(name) || names.includes(name))) {
       throw new CliError(
@@ -146,16 +186,22 @@ export async function addApis(
         `${api.from}: two upstreams are named '${name}': name one with ${name}2=SPEC`,
       )
     }
+    const prefix = name === undefined ? '' : (api.prefix ?? defaultPrefix(name))
     const scope = api.name === undefined ? '' : `${api.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`
     try {
       const tools = openApiTools(api.document, {
         ...api.options,
-        credentials: credentialsFromEnvironment(api.document, io.env, `MCP_KIT_OPENAPI_${scope}`),
+        credentials: {
+          ...credentialsFromEnvironment(api.document, io.env, `MCP_KIT_OPENAPI_${scope}`),
+          ...api.options.credentials,
+        },
       })
       registry.batch(() => {
         for (const tool of tools) {
-          const toolName = name === undefined ? tool.name : namespacedName(defaultPrefix(name), tool.name)
-          registry.tool({ ...tool.definition, name: toolName })
+          registry.tool({
+            ...tool.definition,
+            name: prefix === '' ? tool.name : namespacedName(prefix, tool.name),
+          })
         }
       })
     } catch (error) {

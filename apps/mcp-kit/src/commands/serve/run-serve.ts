@@ -8,7 +8,7 @@ import type { Gateway } from '@mcp-kit/gateway'
 import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
-import { addApis, type LoadedApi, loadApisFor, servedAlone } from './openapi.js'
+import { addApis, loadApisFor, servedAlone } from './openapi.js'
 import {
   httpOnlyFlags,
   httpOptions,
@@ -188,10 +188,10 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
       )
     }
   }
-  const apis: LoadedApi[] = await loadApisFor(args, io)
+  const apis = await loadApisFor(args, io)
   const alone = servedAlone(apis, module !== undefined || gatewayWanted)
   const registry =
-    module === undefined && (gatewayWanted || apis.length > 0)
+    module === undefined && (gatewayWanted || apis.apis.length > 0)
       ? (await import('@mcp-kit/server')).createToolRegistry()
       : await loadRegistry(module, io)
   args.apiNames = await addApis(registry, apis, alone, servers, io)

@@ -1,0 +1,87 @@
+// A gateway config entry of its own kind: a REST API by its OpenAPI document rather than an MCP
+// server (`"openapi": "./petstore.yaml"` or a URL, relative paths from the config file's folder),
+// with optional `baseUrl`, `headers`, `credentials` (by security scheme: a key or token, or
+// `{ "username", "password" }` / `{ "clientId", "clientSecret" }`), `include` and `exclude`
+// (operationIds, `tag:NAME`, `METHOD /path`, globs) and `prefix`. `${NAME}` works as elsewhere in
+// the file. The gateway only reads such entries; whoever serves it turns them into tools
+// (`mcp-kit serve` with @mcp-kit/openapi).
+
+import { dirname, isAbsolute, resolve } from 'node:path'
+
+export interface ConfigApi {
+  /** The entry's name: the namespace of its tools (`name__operationId`). */
+  name: string
+  /** The document: a URL, or an absolute file path. */
+  spec: string
+  baseUrl?: string
+  headers?: Record<string, string>
+  credentials?: Record<string, string | Record<string, string>>
+  include?: string[]
+  exclude?: string[]
+  prefix?: string
+}
+
+function strings(value: unknown, where: string, fail: (message: string) => never): string[] | undefined {
+  if (value === undefined) return undefined
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value
+  fail(`${where} must be a list of strings`)
+}
+
+function stringMap(
+  value: unknown,
+  where: string,
+  fail: (message: string) => never,
+): Record<string, string> | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (Object.values(value).every((item) => typeof item === 'string')) return value as Record<string, string>
+  }
+  fail(`${where} must be an object of strings`)
+}
+
+/** The API an `openapi` entry names (variables already substituted). */
+export function configApiOf(
+  name: string,
+  entry: Record<string, unknown>,
+  file: string,
+  fail: (message: string) => never,
+): ConfigApi {
+  const where = `${file}: '${name}'`
+  if (typeof entry.openapi !== 'string' || entry.openapi.trim() === '')
+    fail(`${where}.openapi must be a URL or a file path`)
+  const spec = entry.openapi.trim()
+  const api: ConfigApi = {
+    name,
+    spec: /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) || isAbsolute(spec) ? spec : resolve(dirname(file), spec),
+  }
+  if (entry.baseUrl !== undefined) {
+    if (typeof entry.baseUrl !== 'string') fail(`${where}.baseUrl must be a URL`)
+    api.baseUrl = entry.baseUrl
+  }
+  const headers = stringMap(entry.headers, `${where}.headers`, fail)
+  if (headers !== undefined) api.headers = headers
+  if (entry.credentials !== undefined) {
+    const credentials = entry.credentials
+    if (typeof credentials !== 'object' || credentials === null || Array.isArray(credentials)) {
+      fail(`${where}.credentials must be an object: security scheme → secret`)
+    }
+    api.credentials = {}
+    for (const [scheme, value] of Object.entries(credentials)) {
+      api.credentials[scheme] =
+        typeof value === 'string'
+          ? value
+          : (stringMap(value, `${where}.credentials.${scheme}`, fail) as Record<string, string>)
+    }
+  }
+  const include = strings(entry.include, `${where}.include`, fail)
+  if (include !== undefined) api.include = include
+  const exclude = strings(entry.exclude, `${where}.exclude`, fail)
+  if (exclude !== undefined) api.exclude = exclude
+  if (entry.prefix !== undefined) {
+    if (typeof entry.prefix !== 'string' || /[^A-Za-z0-9_-]/.test(entry.prefix)) {
+      fail(`${where}.prefix must be letters, digits, '_' or '-'`)
+    }
+    api.prefix = entry.prefix
+  }
+  return api
+}
