@@ -12,6 +12,7 @@ import { measureHttp, measureSessionMemory } from './measurements/http.js'
 import { measureInspectEverything, measureInspectLocal } from './measurements/inspect.js'
 import { measureInspectMemory } from './measurements/memory.js'
 import { measureHttpModern, measureInspectModern, measureMemoryModern } from './measurements/modern.js'
+import { measureOpenApi } from './measurements/openapi.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
 import { measureSoak } from './measurements/soak.js'
@@ -42,6 +43,7 @@ const measurements = [
   ['memory-2026', 'memory per 2026 request in flight', measureMemoryModern],
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
+  ['openapi', 'a REST API as MCP tools (serve --openapi)', measureOpenApi],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
   ['store', 'shared state on Redis vs in memory', measureStore],
   ['soak', 'soak: mixed load on serve, memory over time', measureSoak],

@@ -21,6 +21,7 @@ export const groups = [
   'memory-2026',
   'scaling',
   'gateway',
+  'openapi',
   'warm',
   'store',
   'soak',
