@@ -140,7 +140,10 @@ test('login in the browser, calls, a refresh without the browser, step-up, logou
   const logins = authServer.stats.authorizations
   await new Promise((resolve) => setTimeout(resolve, 3500))
   const refreshed = await cli(['cat', `${server}?tool=whoami`, '--verbose'])
-  expect(refreshed.stderr).toBe('')
+  // --verbose says which era was spoken, and nothing about a login.
+  expect(refreshed.stderr).toBe(
+    'mcp-kit: server/discover answered a DiscoverResult (versions 2026-07-28); speaking 2026-07-28\n',
+  )
   expect(refreshed.code).toBe(0)
   expect(JSON.parse(refreshed.stdout)).toMatchObject({ subject: 'alice' })
   expect(authServer.stats.authorizations).toBe(logins)
