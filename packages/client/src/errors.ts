@@ -20,6 +20,10 @@ export type ClientErrorCode =
   | 'input_required'
   /** The server needs a login (OAuth) that could not happen here, or failed. */
   | 'auth_required'
+  /** A generated module's tools changed on the server (its schema policy is `error`). */
+  | 'schema_changed'
+  /** A variable a generated module's profile settings use is not set. */
+  | 'missing_env'
   | 'internal'
 
 export interface ClientErrorOptions {

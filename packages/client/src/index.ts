@@ -41,6 +41,21 @@ export { defaultEraCachePath, fileEraCache, noEraCache } from './era-cache.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
 export { ClientError } from './errors.js'
+// Generated typed clients (`mcp-kit generate`): their runtime and their schema check
+export type {
+  GeneratedConnectOptions,
+  GeneratedServer,
+  SchemaPolicy,
+  ToolContent,
+} from './generated/open-generated.js'
+export {
+  callForContent,
+  callForStructured,
+  describeDrift,
+  openGenerated,
+} from './generated/open-generated.js'
+export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
+export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
 export type { InputContext, InputHandler } from './input.js'
 export { capabilitiesOf } from './input.js'
 export { formatBytes } from './message-size.js'

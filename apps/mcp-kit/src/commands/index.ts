@@ -6,6 +6,7 @@ import * as cat from './call/cat.js'
 import * as head from './call/head.js'
 import * as tail from './call/tail.js'
 import * as completion from './completion/command.js'
+import * as generate from './generate/command.js'
 import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
@@ -25,6 +26,7 @@ export const commands = [
   watch,
   shell,
   profile,
+  generate,
   auth,
   serve,
   sessions,
@@ -39,6 +41,7 @@ export const commandLineCommands = [
   'tail',
   'put',
   'watch',
+  'generate',
   'profile create',
   'profile version',
 ]

@@ -90,10 +90,14 @@ export function builder(yargs: Argv) {
     )
     .command(
       'validate <profile>',
-      'Exit 0 when the live tools match the profile (or changed without breaking it), 5 on a breaking change',
+      'Exit 0 when the live tools match the profile (or changed without breaking it), 5 on a breaking change; given a FILE.ts that mcp-kit generate wrote, 5 when any of its tools changed',
       (command: Argv) =>
         command
-          .positional('profile', { type: 'string', demandOption: true })
+          .positional('profile', {
+            type: 'string',
+            demandOption: true,
+            describe: '@profile, or a module written by mcp-kit generate (FILE.ts)',
+          })
           .option('strict', { type: 'boolean', describe: 'Any change fails, not only breaking ones' })
           .options(connectionFlags),
       run(

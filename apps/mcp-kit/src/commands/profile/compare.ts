@@ -84,6 +84,8 @@ export interface ValidateArguments extends ConnectionArguments {
 }
 
 export async function runProfileValidate(args: ValidateArguments, io: Io): Promise<number> {
+  const { isModulePath, runModuleValidate } = await import('../generate/validate-module.js')
+  if (isModulePath(args.profile)) return runModuleValidate(args, io)
   const comparison = await compare(args.profile, args, io)
   const name = `@${comparison.profile.location.name}`
   const breaking = comparison.changes.filter((change) => change.class === 'breaking')

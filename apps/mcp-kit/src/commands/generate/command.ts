@@ -1,0 +1,42 @@
+// `mcp-kit generate <ref> --out FILE.ts` — a typed client module for a server, guarded by its schema hash.
+
+import type { Argv } from 'yargs'
+import type { CommandContext } from '../../cli/command-context.js'
+import { connectionFlags } from '../../session/connection-flags.js'
+import { targetUsage } from '../target-usage.js'
+import type { GenerateArguments } from './run-generate.js'
+
+export const command = 'generate [reference]'
+export const describe =
+  "Write a typed TypeScript client for a server: one method per tool, checked against the server's schema on connect"
+
+export function builder(yargs: Argv) {
+  return yargs
+    .usage(targetUsage('generate', '--out FILE.ts', '', describe))
+    .positional('reference', {
+      type: 'string',
+      describe:
+        'mcp+npx://pkg, mcp+node://./server.js, mcp+http://host/mcp, @profile; or give -- <program> [args…]',
+    })
+    .option('out', {
+      type: 'string',
+      demandOption: true,
+      describe: 'The module to write (FILE.ts); it depends only on @mcp-kit/client',
+    })
+    .options(connectionFlags)
+    .example('$0 generate mcp+npx://@modelcontextprotocol/server-everything --out src/everything.ts', '')
+    .example(
+      '$0 generate @github --out src/github.ts',
+      'from a profile (its ${VAR}s expand when the module connects)',
+    )
+    .example('$0 generate --out src/mine.ts -- node server.js', 'any stdio server, by its command line')
+    .example(
+      '$0 profile validate src/everything.ts',
+      'in CI: exit 5 when the server changed under the module',
+    )
+}
+
+export async function handler(argv: GenerateArguments & CommandContext): Promise<void> {
+  const { runGenerate } = await import('./run-generate.js')
+  argv.result.exitCode = await runGenerate(argv, argv.io)
+}

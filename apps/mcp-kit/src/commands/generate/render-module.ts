@@ -1,0 +1,184 @@
+// The text of a generated module: a header saying where it came from and how to regenerate it,
+// the argument and result types, a `Client` interface with one documented method per tool (and
+// the resources and prompts the server has), the `generated` record connect() checks the live
+// server against, and connect(). Everything is sorted and nothing depends on the time, so an
+// unchanged server gives the same bytes.
+
+import type { GeneratedServer, Prompt, Resource, ResourceTemplate, Tool } from '@mcp-kit/client'
+import { sanitizeLine } from '../../output/sanitize.js'
+import { memberNames, pascalCase } from './member-names.js'
+import { commentText, compileTypes, type TypeRequest } from './schema-types.js'
+
+export interface ModuleModel {
+  generated: GeneratedServer
+  server: { name: string; version: string }
+  /** The module's path as the regenerate command names it. */
+  out: string
+  tools: readonly Tool[]
+  /** undefined: the server has no resources. */
+  resources?: { listed: readonly Resource[]; templates: readonly ResourceTemplate[] }
+  /** undefined: the server has no prompts. */
+  prompts?: readonly Prompt[]
+}
+
+/** The client's own members: never a tool's method name. */
+const clientMembers = ['session', 'close', 'readResource', 'prompts']
+/** Listed resources past this many are not spelled out: `ResourceUri` is then any string. */
+const maximumListedResources = 200
+
+const byText = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0)
+
+function doc(lines: readonly (string | undefined)[], indent: string): string {
+  const text = lines.filter((line): line is string => line !== undefined && line.trim() !== '').join('\n\n')
+  const body = commentText(text)
+    .split('\n')
+    .map((line) => `${indent} *${line === '' ? '' : ` ${line}`}`)
+  return [`${indent}/**`, ...body, `${indent} */`].join('\n')
+}
+
+/** A string literal in single quotes, as the rest of the module writes them. */
+function quote(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`
+}
+
+function property(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name)
+}
+
+function requiresArguments(schema: unknown): boolean {
+  const required = (schema as { required?: unknown } | undefined)?.required
+  return Array.isArray(required) && required.length > 0
+}
+
+/** `demo://x/{id}` → a template literal type matching every URI of the template. */
+function templateType(template: string): string {
+  const parts = template
+    .split(/\{[^}]*\}/)
+    .map((part) => part.replace(/[\\`$]/g, (character) => `\\${character}`))
+  return `\`${parts.join('${string}')}\``
+}
+
+function resourceUriType(resources: NonNullable<ModuleModel['resources']>): string {
+  if (resources.listed.length > maximumListedResources) return 'string'
+  const uris = [...new Set(resources.listed.map((resource) => resource.uri))].sort(byText)
+  const templates = [...new Set(resources.templates.map((template) => template.uriTemplate))].sort(byText)
+  const members = [...uris.map(quote), ...templates.map(templateType)]
+  return members.length === 0 ? 'never' : members.map((member) => `\n  | ${member}`).join('')
+}
+
+function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bodies: string[] } {
+  const names = memberNames(
+    prompts.map((prompt) => prompt.name),
+    [],
+  )
+  const declarations: string[] = []
+  const bodies: string[] = []
+  for (const prompt of [...prompts].sort((left, right) => byText(left.name, right.name))) {
+    const method = names.get(prompt.name) as string
+    const fields = (prompt.arguments ?? []).map((argument) => {
+      const comment = argument.description ? `${doc([argument.description], '      ')}\n` : ''
+      return `${comment}      ${property(argument.name)}${argument.required ? '' : '?'}: string`
+    })
+    const required = (prompt.arguments ?? []).some((argument) => argument.required)
+    const type = fields.length === 0 ? 'Record<string, never>' : `{\n${fields.join('\n')}\n    }`
+    declarations.push(
+      doc([prompt.description, `@prompt ${prompt.name}`], '    '),
+      `    ${method}(args${required ? '' : '?'}: ${type}, options?: kit.CallOptions): Promise<kit.GetPromptResult>`,
+    )
+    bodies.push(
+      `      ${method}: (args, call) =>\n        session.getPrompt(${quote(prompt.name)}, { ...args } as Record<string, string>, call),`,
+    )
+  }
+  return { declarations, bodies }
+}
+
+export async function renderModule(model: ModuleModel): Promise<string> {
+  const tools = [...model.tools].sort((left, right) => byText(left.name, right.name))
+  const names = memberNames(
+    tools.map((tool) => tool.name),
+    clientMembers,
+  )
+  const requests: TypeRequest[] = []
+  const declarations: string[] = []
+  const bodies: string[] = []
+  for (const tool of tools) {
+    const method = names.get(tool.name) as string
+    const type = pascalCase(method)
+    requests.push({ name: `${type}Arguments`, schema: tool.inputSchema, description: tool.description })
+    const structured = tool.outputSchema !== undefined
+    if (structured) requests.push({ name: `${type}Result`, schema: tool.outputSchema })
+    const result = structured ? `${type}Result` : 'kit.ToolContent'
+    const optional = requiresArguments(tool.inputSchema) ? '' : '?'
+    declarations.push(
+      doc([tool.title, tool.description, `@tool ${tool.name}`], '  '),
+      `  ${method}(args${optional}: ${type}Arguments, options?: kit.CallOptions): Promise<${result}>`,
+    )
+    bodies.push(
+      structured
+        ? `    ${method}: (args, call) =>\n      kit.callForStructured<${result}>(session, ${quote(tool.name)}, args, call),`
+        : `    ${method}: (args, call) => kit.callForContent(session, ${quote(tool.name)}, args, call),`,
+    )
+  }
+  const types = await compileTypes(requests, ['Client', 'ResourceUri'])
+  const extra: string[] = []
+  const extraBodies: string[] = []
+  let uriType = ''
+  if (model.resources !== undefined) {
+    uriType = `/** The URIs readResource takes: the resources the server listed, and its templates. */\nexport type ResourceUri =${resourceUriType(model.resources)}\n\n`
+    extra.push(
+      doc(["Reads one of the server's resources (others: `session.readResource(uri)`)."], '  '),
+      '  readResource(uri: ResourceUri, options?: kit.CallOptions): Promise<kit.ReadResourceResult>',
+    )
+    extraBodies.push('    readResource: (uri, call) => session.readResource(uri, call),')
+  }
+  if (model.prompts !== undefined && model.prompts.length > 0) {
+    const prompts = promptMembers(model.prompts)
+    extra.push(
+      doc(["The server's prompts, one method each."], '  '),
+      `  readonly prompts: {\n${prompts.declarations.join('\n')}\n  }`,
+    )
+    extraBodies.push(`    prompts: {\n${prompts.bodies.join('\n')}\n    },`)
+  }
+  const { generated } = model
+  const server = sanitizeLine(`${model.server.name} ${model.server.version}`)
+  const header = [
+    `// A typed client for ${server}, written by \`mcp-kit generate\` from`,
+    `// ${sanitizeLine(generated.source)}.`,
+    '// Do not edit; regenerate with:',
+    `//   ${sanitizeLine(generated.regenerate)}`,
+    `// connect() refuses a server whose tools changed since (schema ${generated.schemaHash});`,
+    `// in CI, \`mcp-kit profile validate ${sanitizeLine(model.out)}\` checks it (exit 5 on a change).`,
+  ]
+  return `${header.join('\n')}
+
+import * as kit from '@mcp-kit/client'
+
+${types}
+
+${uriType}/** The server's tools as methods; a tool's error rejects with a kit.ClientError (\`tool_error\`). */
+export interface Client {
+${[...declarations, ...extra].join('\n')}
+  /** The session underneath: lists, tasks, notifications. */
+  readonly session: kit.Session
+  /** Ends the session (and stops a stdio server). */
+  close(): Promise<void>
+}
+
+/** What this module was generated from; connect() and \`mcp-kit profile validate\` check it. */
+export const generated: kit.GeneratedServer = ${JSON.stringify(generated, null, 2)}
+
+/**
+ * Connects to the server this module was generated from (or \`options.server\`) and checks its
+ * tools against the module: \`schemaValidation\` 'error' (the default) refuses a changed server,
+ * 'warn' says so, 'ignore' does not look.
+ */
+export async function connect(options: kit.GeneratedConnectOptions = {}): Promise<Client> {
+  const session = await kit.openGenerated(generated, options)
+  return {
+${[...bodies, ...extraBodies].join('\n')}
+    session,
+    close: () => session.close(),
+  }
+}
+`
+}

@@ -1,0 +1,101 @@
+// `mcp-kit profile validate FILE.ts`: the CI gate for a module `mcp-kit generate` wrote. Its
+// `generated` record (server, schema hash, each tool's hash) is read back from the file, without
+// running it, and compared with the live server: exit 5 when a tool of the module changed or is
+// gone (with --strict also when the server has tools the module lacks).
+
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { GeneratedServer } from '@mcp-kit/client'
+import type { ResolvedReference } from '@mcp-kit/profiles'
+import { CliError } from '../../cli/errors.js'
+import { exitCodes } from '../../cli/exit-codes.js'
+import { type Io, writeLine } from '../../cli/io.js'
+import { sanitizeLine } from '../../output/sanitize.js'
+import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { openSession } from '../../session/open-session.js'
+import { resolveForCli } from '../../session/reference.js'
+
+const marker = 'export const generated: kit.GeneratedServer = '
+
+/** A path to a generated module rather than a profile name. */
+export function isModulePath(text: string): boolean {
+  return /\.[cm]?ts$/.test(text)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The `generated` record of a module's text. */
+export function readGenerated(code: string, file: string): GeneratedServer {
+  const start = code.indexOf(marker)
+  const end = start === -1 ? -1 : code.indexOf('\n}\n', start)
+  let value: unknown
+  try {
+    value = end === -1 ? undefined : JSON.parse(code.slice(start + marker.length, end + 2))
+  } catch {
+    value = undefined
+  }
+  const server = isRecord(value) ? value.server : undefined
+  if (
+    !isRecord(value) ||
+    typeof value.schemaHash !== 'string' ||
+    typeof value.regenerate !== 'string' ||
+    !isRecord(value.tools) ||
+    !isRecord(server) ||
+    (server.transport !== 'stdio' && server.transport !== 'http')
+  ) {
+    throw new CliError('usage', `${file} is not a module that 'mcp-kit generate' wrote (no generated record)`)
+  }
+  return value as unknown as GeneratedServer
+}
+
+/** The module's server as the CLI reaches it: a profile resolved as any (its secrets too). */
+async function serverOf(generated: GeneratedServer, io: Io): Promise<ResolvedReference> {
+  if (generated.profile !== undefined) return resolveForCli(`@${generated.profile}`, io)
+  const server = generated.server
+  if (server.transport === 'http') return { ...(await resolveForCli(`mcp+${server.url}`, io)), server }
+  const { parseCommandReference } = await import('@mcp-kit/profiles')
+  const reference = parseCommandReference([server.command, ...server.args])
+  return { reference, server, operation: reference.operation }
+}
+
+export interface ModuleValidateArguments extends ConnectionArguments {
+  profile: string
+  strict?: boolean
+}
+
+export async function runModuleValidate(args: ModuleValidateArguments, io: Io): Promise<number> {
+  const path = resolve(io.cwd, args.profile)
+  let code: string
+  try {
+    code = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new CliError('usage', `cannot read ${args.profile}: ${(error as Error).message}`)
+  }
+  const generated = readGenerated(code, args.profile)
+  const { compareGenerated, describeDrift } = await import('@mcp-kit/client')
+  const session = await openSession(await serverOf(generated, io), args, io, { input: undefined })
+  let drift: Awaited<ReturnType<typeof compareGenerated>>
+  try {
+    drift = await compareGenerated(generated, await session.listTools())
+  } finally {
+    await session.close()
+  }
+  const name = sanitizeLine(args.profile)
+  const broken = drift.changed.length + drift.removed.length > 0
+  if (broken) {
+    await writeLine(io.stdout, `${name}: ${sanitizeLine(describeDrift(generated, drift))}`)
+  } else if (drift.added.length > 0) {
+    const added = drift.added.map((tool) => sanitizeLine(JSON.stringify(tool))).join(', ')
+    await writeLine(
+      io.stdout,
+      `${name}: the module's tools match; the server also has ${added} (regenerate to use them: ${sanitizeLine(generated.regenerate)})`,
+    )
+  } else {
+    await writeLine(io.stdout, `${name}: the live tools match the module (${generated.schemaHash})`)
+  }
+  const failed = broken || (args.strict === true && drift.added.length > 0)
+  if (failed && !args.quiet) io.stderr.write(`mcp-kit: ${name} does not match the server\n`)
+  return failed ? exitCodes.schemaChanged : exitCodes.ok
+}

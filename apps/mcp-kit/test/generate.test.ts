@@ -1,0 +1,420 @@
+// `mcp-kit generate` end to end: modules for real servers (server-everything, -filesystem,
+// -memory, the conformance fixture, the drift fixture), compiled with callers by the workspace's
+// tsc under --strict --noUncheckedIndexedAccess in one run, the callers run with node against the
+// live servers; a server whose schema changed under a compiled caller; regeneration byte for byte.
+// The modules live under apps/mcp-kit/test-output so that they resolve @mcp-kit/client as users'
+// code does (this package's node_modules, the built dist).
+
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { memberNames } from '../src/commands/generate/member-names.js'
+import { renderModule } from '../src/commands/generate/render-module.js'
+import { binPath, runCli, runCliAtHome } from './helpers.js'
+
+const run = promisify(execFile)
+const appDir = fileURLToPath(new URL('..', import.meta.url))
+const tscPath = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+const conformance = fileURLToPath(new URL('../../../tooling/conformance/everything.js', import.meta.url))
+
+let work: string
+let variantFile: string
+let diagnostics: string[]
+
+function generate(out: string, args: string[], env: Record<string, string> = {}) {
+  return runCliAtHome(join(work, 'home'), work, ['generate', '--out', out, ...args], { env })
+}
+
+function serverArgs(name: string): string[] {
+  if (name === 'everything') return ['--', process.execPath, npmServers.everything]
+  if (name === 'filesystem') return ['--', process.execPath, npmServers.filesystem, work]
+  if (name === 'memory')
+    return [
+      '--env',
+      `MEMORY_FILE_PATH=${join(work, 'memory.jsonl')}`,
+      '--',
+      process.execPath,
+      npmServers.memory,
+    ]
+  if (name === 'conformance') return ['--', process.execPath, binPath, 'serve', conformance]
+  if (name === 'bio') return ['@bio']
+  return ['--', process.execPath, fixtureServers.drift, variantFile]
+}
+
+/** Runs a compiled caller; a non-zero exit is a result, not a failure. */
+async function runCaller(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(work, 'out', file)], {
+      cwd: work,
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
+  }
+}
+
+const callers: Record<string, string> = {
+  'everything-caller.ts': `import { connect } from './everything.js'
+const client = await connect()
+try {
+  const sum = await client.getSum({ a: 2, b: 3 })
+  const echo = await client.echo({ message: 'hi' })
+  const weather = await client.getStructuredContent({ location: 'Chicago' })
+  const temperature: number = weather.temperature
+  const conditions: string = weather.conditions
+  const text = (content: typeof sum) => content.map((item) => (item.type === 'text' ? item.text : '')).join('')
+  console.log(JSON.stringify({ sum: text(sum), echo: text(echo), temperature, conditions }))
+} finally {
+  await client.close()
+}
+
+// Compile-time checks only (never called): each line must fail to compile.
+export function refused(client: Awaited<ReturnType<typeof connect>>) {
+  // @ts-expect-error b is required
+  void client.getSum({ a: 1 })
+  // @ts-expect-error location is one of the three cities of the enum
+  void client.getStructuredContent({ location: 'Paris' })
+  // @ts-expect-error no such parameter
+  void client.echo({ message: 'hi', loud: true })
+  // @ts-expect-error a resource URI the server did not list
+  void client.readResource('demo://nowhere')
+}
+`,
+  'wrong.ts': `import { connect } from './everything.js'
+const client = await connect()
+await client.getSum({ a: '2', b: 3 })
+`,
+  'drift-caller.ts': `import { ClientError } from '@mcp-kit/client'
+import { connect } from './drift.js'
+try {
+  const client = await connect()
+  try {
+    console.log(JSON.stringify(await client.search({ gene: 'BRAF' })))
+  } finally {
+    await client.close()
+  }
+} catch (error) {
+  if (!ClientError.isInstance(error)) throw error
+  console.error(\`\${error.code}: \${error.message}\`)
+  process.exitCode = 5
+}
+`,
+  'drift-warn.ts': `import { connect } from './drift.js'
+const warnings: string[] = []
+const client = await connect({ schemaValidation: 'warn', onWarning: (message) => warnings.push(message) })
+try {
+  console.log(JSON.stringify({ warnings, lookup: await client.lookup({ id: 7 }) }))
+} finally {
+  await client.close()
+}
+`,
+  'bio-caller.ts': `import { ClientError } from '@mcp-kit/client'
+import { connect } from './bio.js'
+const secret = process.env.BIO_SECRET
+try {
+  const client = await connect(secret === undefined ? {} : { variables: { 'secret:bio/token': secret } })
+  try {
+    console.log(JSON.stringify(await client.lookup({ id: 1 })))
+  } finally {
+    await client.close()
+  }
+} catch (error) {
+  if (!ClientError.isInstance(error)) throw error
+  console.log(JSON.stringify({ code: error.code, message: error.message }))
+}
+`,
+  'conformance-caller.ts': `import { ClientError } from '@mcp-kit/client'
+import { connect } from './conformance.js'
+const client = await connect()
+try {
+  const greeting = await client.greet({ name: 'Ada' })
+  const failure: unknown = await client.testErrorHandling().then(() => undefined, (error: unknown) => error)
+  const code = ClientError.isInstance(failure) ? failure.code : null
+  console.log(JSON.stringify({ greeting, code }))
+} finally {
+  await client.close()
+}
+`,
+  'small-modules.ts': `import * as filesystem from './filesystem.js'
+import * as memory from './memory.js'
+export async function listed(): Promise<string[]> {
+  const files = await filesystem.connect()
+  const graph = await memory.connect()
+  const entries = await files.listDirectory({ path: '.' })
+  const found = await graph.searchNodes({ query: 'x' })
+  const names: string[] = (found.entities ?? []).map((entity) => entity.name ?? '')
+  await Promise.all([files.close(), graph.close()])
+  return [entries.content, ...names]
+}
+`,
+  'hostile-caller.ts': `import { connect } from './hostile.js'
+export async function use() {
+  const client = await connect()
+  await client.deleteTool({ 'a"b\\nc': 'x' })
+  await client.closeTool()
+  await client.getSum({})
+  await client.getSum2({})
+  await client.getSum3({})
+  await client.thenTool()
+  await client.proto()
+  await client.readResource('it\\'s\`')
+  await client.prompts.deleteTool({ "x'y": 'z' })
+}
+`,
+}
+
+/** A model no real server gives: names that collide, reserved words, and text that tries to escape. */
+const hostileModel = {
+  server: { name: 'evil\nconsole.log("injected")', version: '1 */' },
+  out: 'hostile.ts',
+  generated: {
+    source: 'mcp+npx://evil\n/* */',
+    server: { transport: 'stdio' as const, command: 'true', args: [] },
+    regenerate: 'mcp-kit generate x --out hostile.ts\nprocess.exit(1)',
+    schemaHash: 'sha256:00',
+    tools: {},
+  },
+  tools: [
+    {
+      name: 'delete',
+      description: 'ends a comment */ declare const injected: 1 /*',
+      inputSchema: {
+        type: 'object',
+        $id: 'https://example.com/x',
+        properties: {
+          'a"b\nc': { type: 'string', tsType: 'string; }; declare const injected: 1; interface X {' },
+          remote: { $ref: 'https://example.com/schema.json' },
+          file: { $ref: '/etc/passwd' },
+          anchor: { $ref: '#anchor' },
+          list: { type: 'array', items: { $ref: '#/$defs/Node' } },
+          // Definitions named like the module's own types: renamed after their tool.
+          owner: { $ref: '#/$defs/Client' },
+          sum: { $ref: '#/$defs/GetSumArguments' },
+          choice: { enum: ["x'; process.exit(1); '", 1, null], tsEnumNames: ['A */'] },
+        },
+        required: ['a"b\nc'],
+        $defs: {
+          Node: {
+            type: 'object',
+            properties: { next: { $ref: '#/$defs/Node' }, value: { type: 'integer' } },
+          },
+          Client: { type: 'string' },
+          GetSumArguments: { type: 'object', properties: { a: { type: 'number' } } },
+        },
+      },
+    },
+    { name: 'close', inputSchema: { type: 'object' } },
+    { name: 'get-sum', inputSchema: { type: 'object' } },
+    { name: 'getSum', inputSchema: { type: 'object' } },
+    { name: 'get_sum', inputSchema: { type: 'object' } },
+    { name: 'then', inputSchema: { type: 'object' } },
+    { name: '__proto__', inputSchema: { type: 'object' } },
+  ],
+  resources: {
+    listed: [{ uri: "it's`", name: 'x' }],
+    templates: [{ uriTemplate: 'x://`${a}`/{b}', name: 't' }],
+  },
+  prompts: [{ name: 'delete', description: '*/', arguments: [{ name: "x'y", required: true }] }],
+}
+
+beforeAll(async () => {
+  mkdirSync(join(appDir, 'test-output'), { recursive: true })
+  work = mkdtempSync(join(appDir, 'test-output', 'generate-'))
+  writeFileSync(join(work, 'package.json'), '{ "type": "module" }\n')
+  variantFile = join(work, 'variant')
+  writeFileSync(variantFile, 'base')
+  // A profile whose launch settings use a variable: the module keeps it, unexpanded.
+  const profile = join(work, 'home', '.config', 'mcp-kit', 'profiles', 'bio')
+  mkdirSync(profile, { recursive: true })
+  writeFileSync(join(work, 'bio-variant'), 'base')
+  writeFileSync(
+    join(profile, '_meta.json'),
+    JSON.stringify({
+      command: process.execPath,
+      args: [fixtureServers.drift, '${BIO_VARIANT_FILE}'],
+      env: { BIO_TOKEN: '${secret:bio/token}' },
+    }),
+  )
+  writeFileSync(
+    join(work, 'home', '.config', 'mcp-kit', 'secrets.json'),
+    '{"secrets":{"bio/token":"s3cret"}}',
+    {
+      mode: 0o600,
+    },
+  )
+  const names = ['everything', 'filesystem', 'memory', 'conformance', 'drift', 'bio']
+  const results = await Promise.all(
+    names.map((name) =>
+      generate(`${name}.ts`, serverArgs(name), { BIO_VARIANT_FILE: join(work, 'bio-variant') }),
+    ),
+  )
+  for (const result of results) expect(result.stderr).toMatch(/^mcp-kit: wrote \w+\.ts \(\d+ tools/)
+  writeFileSync(
+    join(work, 'hostile.ts'),
+    await renderModule(hostileModel as unknown as Parameters<typeof renderModule>[0]),
+  )
+  for (const [file, text] of Object.entries(callers)) writeFileSync(join(work, file), text)
+  const files = [...names.map((name) => `${name}.ts`), 'hostile.ts', ...Object.keys(callers)]
+  const flags = ['--strict', '--noUncheckedIndexedAccess', '--verbatimModuleSyntax', '--isolatedModules']
+  const options = ['--module', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck']
+  const tsc = await run(
+    process.execPath,
+    [tscPath, ...flags, ...options, '--pretty', 'false', '--outDir', 'out', ...files],
+    {
+      cwd: work,
+    },
+  ).catch((error: { stdout: string }) => ({ stdout: error.stdout }))
+  diagnostics = tsc.stdout.split('\n').filter((line) => line.includes(': error TS'))
+}, 120_000)
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true })
+})
+
+describe('mcp-kit generate', () => {
+  it('server-everything: the module and a caller compile under --strict; the caller gets typed results from the live server', async () => {
+    expect(diagnostics.filter((line) => !line.startsWith('wrong.ts'))).toEqual([])
+    const module = readFileSync(join(work, 'everything.ts'), 'utf8')
+    expect(module).toContain("import * as kit from '@mcp-kit/client'")
+    expect(module).toMatch(/ {3}\* @tool get-sum\n {3}\*\/\n {2}getSum\(args: GetSumArguments, /)
+    const result = await runCaller('everything-caller.js')
+    expect(result).toMatchObject({ code: 0 })
+    const printed = JSON.parse(result.stdout)
+    expect(printed).toMatchObject({ sum: 'The sum of 2 and 3 is 5.', echo: 'Echo: hi' })
+    expect(typeof printed.temperature).toBe('number')
+    expect(typeof printed.conditions).toBe('string')
+  })
+
+  it('a caller passing a string where the schema says number does not compile', () => {
+    expect(diagnostics).toContain(
+      "wrong.ts(3,23): error TS2322: Type 'string' is not assignable to type 'number'.",
+    )
+    expect(diagnostics.filter((line) => line.startsWith('wrong.ts'))).toHaveLength(1)
+  })
+
+  it('a module from a command line runs; once a tool gains a required parameter the same compiled caller refuses to run', async () => {
+    const regenerate = `mcp-kit generate --out drift.ts -- ${process.execPath} ${fixtureServers.drift} ${variantFile}`
+    expect(readFileSync(join(work, 'drift.ts'), 'utf8')).toContain(`//   ${regenerate}\n`)
+    const before = await runCaller('drift-caller.js')
+    expect(before.code).toBe(0)
+    expect(JSON.parse(before.stdout)).toEqual([
+      { type: 'text', text: '{"variant":"base","args":{"gene":"BRAF"}}' },
+    ])
+    const validated = await runCli(['profile', 'validate', 'drift.ts'], { cwd: work })
+    expect(validated).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('the live tools match the module'),
+    })
+
+    writeFileSync(variantFile, 'new-required')
+    const after = await runCaller('drift-caller.js')
+    expect(after.code).toBe(5)
+    expect(after.stdout).toBe('')
+    expect(after.stderr).toContain('schema_changed: the tools of -- ')
+    expect(after.stderr).toContain('changed since this module was generated: "search" (changed); ')
+    expect(after.stderr).toContain(`regenerate it with: ${regenerate}`)
+    const checked = await runCli(['profile', 'validate', 'drift.ts'], { cwd: work })
+    expect(checked.code).toBe(5)
+    expect(checked.stdout).toContain('"search" (changed)')
+    expect(checked.stderr).toContain('drift.ts does not match the server')
+
+    const warned = await runCaller('drift-warn.js')
+    expect(warned.code).toBe(0)
+    const { warnings, lookup } = JSON.parse(warned.stdout)
+    expect(warnings).toEqual([expect.stringContaining('"search" (changed)')])
+    expect(lookup).toEqual([{ type: 'text', text: '{"variant":"new-required","id":7}' }])
+    writeFileSync(variantFile, 'base')
+  })
+
+  it('a module generated from a profile keeps its ${VAR} and ${secret:KEY} and expands them when it connects', async () => {
+    const module = readFileSync(join(work, 'bio.ts'), 'utf8')
+    expect(module).toContain('"${BIO_VARIANT_FILE}"')
+    expect(module).toContain('"BIO_TOKEN": "${secret:bio/token}"')
+    expect(module).toContain('"profile": "bio"')
+    expect(module).not.toContain('s3cret')
+    expect(module).toContain('//   mcp-kit generate @bio --out bio.ts\n')
+    const missing = await runCaller('bio-caller.js', { BIO_VARIANT_FILE: join(work, 'bio-variant') })
+    expect(JSON.parse(missing.stdout)).toEqual({
+      code: 'missing_env',
+      message: expect.stringContaining(
+        "secret 'bio/token' is not set (profile @bio uses it in env.BIO_TOKEN)",
+      ),
+    })
+    const given = await runCaller('bio-caller.js', {
+      BIO_VARIANT_FILE: join(work, 'bio-variant'),
+      BIO_SECRET: 's3cret',
+    })
+    expect(JSON.parse(given.stdout)).toEqual([{ type: 'text', text: '{"variant":"base","id":1}' }])
+    // The CLI resolves the profile as any (its secret from the store) to check the module.
+    const validated = await runCliAtHome(join(work, 'home'), work, ['profile', 'validate', 'bio.ts'], {
+      env: { BIO_VARIANT_FILE: join(work, 'bio-variant') },
+    })
+    expect(validated).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('the live tools match the module'),
+    })
+  })
+
+  it('regenerating an unchanged server gives a byte-identical file', async () => {
+    for (const name of ['everything', 'conformance']) {
+      const first = readFileSync(join(work, `${name}.ts`))
+      const again = await generate(`${name}.ts`, serverArgs(name))
+      expect(again.code).toBe(0)
+      expect(readFileSync(join(work, `${name}.ts`)).equals(first)).toBe(true)
+    }
+  })
+
+  it('modules for server-filesystem, server-memory and the conformance fixture compile under --strict; a tool error rejects with ClientError', async () => {
+    for (const file of ['filesystem.ts', 'memory.ts', 'conformance.ts', 'small-modules.ts'])
+      expect(diagnostics.filter((line) => line.startsWith(file))).toEqual([])
+    const conformanceModule = readFileSync(join(work, 'conformance.ts'), 'utf8')
+    // $defs become named types; prompts and templated resources are typed too.
+    expect(conformanceModule).toMatch(/export interface Address \{/)
+    expect(conformanceModule).toContain('`test://template/${string}/data`')
+    const result = await runCaller('conformance-caller.js')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ code: 'tool_error' })
+  })
+
+  it("a hostile server's names and schemas compile, and nothing it sends becomes code", () => {
+    expect(diagnostics.filter((line) => line.startsWith('hostile'))).toEqual([])
+    const module = readFileSync(join(work, 'hostile.ts'), 'utf8')
+    expect(module).not.toMatch(/^[^/*\n ]*(declare const injected|console\.log|process\.exit)/m)
+    expect(module).not.toContain('tsType')
+    expect(module).toContain('owner?: DeleteToolArgumentsClient\n')
+    expect(module).toContain('sum?: DeleteToolArgumentsGetSumArguments\n')
+    expect(module).toContain('// A typed client for evil\\nconsole.log("injected") 1 */, written')
+  })
+})
+
+describe('member names', () => {
+  it('are camelCase, clear of reserved words and client members, and numbered in name order on collision', () => {
+    const names = memberNames(
+      ['get_sum', 'get-sum', 'getSum', 'delete', 'close', 'then', 'READ_FILE', 'getHTTPStatus', '3d', '---'],
+      ['close', 'session'],
+    )
+    expect([...names]).toEqual([
+      ['---', 'tool'],
+      ['3d', 'tool3d'],
+      ['READ_FILE', 'readFile'],
+      ['close', 'closeTool'],
+      ['delete', 'deleteTool'],
+      ['get-sum', 'getSum'],
+      ['getHTTPStatus', 'getHttpStatus'],
+      ['getSum', 'getSum2'],
+      ['get_sum', 'getSum3'],
+      ['then', 'thenTool'],
+    ])
+  })
+})

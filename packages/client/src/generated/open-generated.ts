@@ -1,0 +1,135 @@
+// The runtime of the modules `mcp-kit generate` writes: connect to the server a module was
+// generated from, check that its tools are still the ones the module's types describe (by the
+// module's schema policy), and calls that resolve to what those types promise. A module holds
+// only its types, its method names and a GeneratedServer; everything that runs is here.
+
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import { connect } from '../connect.js'
+import type { ConnectOptions } from '../connect-options.js'
+import { ClientError } from '../errors.js'
+import type { ServerSpec } from '../server-spec.js'
+import type { Session } from '../session.js'
+import { toolErrorText } from '../session-results.js'
+import type { CallOptions } from '../session-types.js'
+import { compareGenerated, type SchemaDrift, type SchemaFingerprint } from './schema-drift.js'
+import { expandServer } from './variables.js'
+
+/** What a changed schema does on connect: refuse (`error`), say so (`warn`), or nothing. */
+export type SchemaPolicy = 'error' | 'warn' | 'ignore'
+
+/** What a generated module records about its server. */
+export interface GeneratedServer extends SchemaFingerprint {
+  /** The reference or command line the module was generated from, for messages. */
+  source: string
+  /** The server connect() reaches unless told otherwise. */
+  server: ServerSpec
+  /** Set when generated from a profile: `server` keeps the profile's `${VAR}` and `${secret:KEY}`. */
+  profile?: string
+  /** The command that writes the module again. */
+  regenerate: string
+}
+
+export interface GeneratedConnectOptions extends ConnectOptions {
+  /** Reach this server instead of the one the module was generated from. */
+  server?: ServerSpec
+  /** Values for a profile's `${NAME}` (before the environment) and `${secret:KEY}` (as `secret:KEY`). */
+  variables?: Record<string, string>
+  /** Default `error`: a module whose tools changed on the server refuses to connect. */
+  schemaValidation?: SchemaPolicy
+  /** Where `warn` says it (default: standard error). */
+  onWarning?: (message: string) => void
+}
+
+/** The content of a tool's result: what a method of a tool without an outputSchema resolves to. */
+export type ToolContent = CallToolResult['content']
+
+/** The message naming what changed and how to regenerate. */
+export function describeDrift(generated: GeneratedServer, drift: SchemaDrift): string {
+  const names = [
+    ...drift.changed.map((name) => `${JSON.stringify(name)} (changed)`),
+    ...drift.removed.map((name) => `${JSON.stringify(name)} (removed)`),
+  ]
+  return `the tools of ${generated.source} changed since this module was generated: ${names.join(', ')}; regenerate it with: ${generated.regenerate}`
+}
+
+/**
+ * Connects to a generated module's server and compares the live tools with the module's
+ * fingerprint: a changed or removed tool fails with ClientError `schema_changed` (policy `error`),
+ * is reported through `onWarning` (`warn`), or is not looked for (`ignore`).
+ */
+export async function openGenerated(
+  generated: GeneratedServer,
+  options: GeneratedConnectOptions = {},
+): Promise<Session> {
+  const { server, variables, schemaValidation = 'error', onWarning, ...connectOptions } = options
+  let target = server ?? generated.server
+  if (server === undefined && generated.profile !== undefined) {
+    const environment = Object.entries(connectOptions.parentEnv ?? process.env).filter(
+      ([name]) => !name.startsWith('secret:'),
+    )
+    target = expandServer(
+      generated.server,
+      { ...Object.fromEntries(environment), ...variables },
+      `profile @${generated.profile}`,
+    )
+  }
+  const session = await connect(target, connectOptions)
+  if (schemaValidation === 'ignore') return session
+  try {
+    const drift = await compareGenerated(generated, await session.listTools())
+    if (drift.changed.length + drift.removed.length > 0) {
+      const message = describeDrift(generated, drift)
+      if (schemaValidation === 'error') {
+        throw new ClientError('schema_changed', message, {
+          details: { ...drift, regenerate: generated.regenerate },
+        })
+      }
+      ;(onWarning ?? ((text: string) => process.stderr.write(`warning: ${text}\n`)))(message)
+    }
+  } catch (error) {
+    await session.close()
+    throw error
+  }
+  return session
+}
+
+async function callOrThrow(
+  session: Session,
+  name: string,
+  args: object | undefined,
+  options: CallOptions | undefined,
+): Promise<CallToolResult> {
+  const result = await session.callTool(name, { ...args }, options)
+  if (result.isError) {
+    throw new ClientError('tool_error', toolErrorText(result), {
+      details: { tool: name, content: result.content },
+    })
+  }
+  return result
+}
+
+/** Calls a tool; resolves to its content, rejects with ClientError `tool_error` when it failed. */
+export async function callForContent(
+  session: Session,
+  name: string,
+  args?: object,
+  options?: CallOptions,
+): Promise<ToolContent> {
+  return (await callOrThrow(session, name, args, options)).content
+}
+
+/** Calls a tool that has an outputSchema; resolves to its structuredContent. */
+export async function callForStructured<Result>(
+  session: Session,
+  name: string,
+  args?: object,
+  options?: CallOptions,
+): Promise<Result> {
+  const result = await callOrThrow(session, name, args, options)
+  if (result.structuredContent === undefined) {
+    throw new ClientError('protocol_error', `tools/call '${name}': the tool returned no structuredContent`, {
+      details: { tool: name },
+    })
+  }
+  return result.structuredContent as Result
+}
