@@ -21,8 +21,8 @@ export type {
   ToolOutput,
   ToolRegistry,
   ToolRegistryOptions,
-} from './registry.js'
-export { createToolRegistry, isToolRegistry } from './registry.js'
+} from './registry/registry.js'
+export { createToolRegistry, isToolRegistry } from './registry/registry.js'
 
 // Handler context: cancellation, progress, logging, sampling, elicitation
 
@@ -44,8 +44,8 @@ export type {
   Runtime,
   RuntimeCallOptions,
   RuntimeOptions,
-} from './runtime.js'
-export { createRuntime } from './runtime.js'
+} from './runtime/runtime.js'
+export { createRuntime } from './runtime/runtime.js'
 export type { TraceAnnotations, TraceEntry, TraceKind } from './trace.js'
 
 // Serving: stdio, Streamable HTTP, or any SDK transport
@@ -54,16 +54,16 @@ export type { OAuthResource, OAuthResourceOptions, Refusal, Verdict } from './au
 export { createOAuthResource } from './auth/oauth-resource.js'
 /** Who a request's authentication says is asking, as one comparable string (see the README). */
 export { principalOf } from './auth/principal.js'
-export type { ConnectionStats } from './connection-guard.js'
-export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http-handler.js'
-export { createHttpHandler } from './http-handler.js'
-export type { HttpServerOptions, RunningHttpServer } from './http-server.js'
-export { startHttpServer } from './http-server.js'
-export type { MessageTransport, ProtocolServerOptions } from './protocol/server.js'
-export { createProtocolServer, ProtocolServer } from './protocol/server.js'
-export type { GuardOptions } from './request-guard.js'
-export type { StdioServeOptions } from './stdio.js'
-export { serveStdio } from './stdio.js'
+export type { ConnectionStats } from './http/guard/connection-guard.js'
+export type { GuardOptions } from './http/guard/request-guard.js'
+export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http/handler.js'
+export { createHttpHandler } from './http/handler.js'
+export type { HttpServerOptions, RunningHttpServer } from './http/server.js'
+export { startHttpServer } from './http/server.js'
+export type { MessageTransport, ProtocolServerOptions } from './server/protocol-server.js'
+export { createProtocolServer, ProtocolServer } from './server/protocol-server.js'
+export type { StdioServeOptions } from './stdio/serve.js'
+export { serveStdio } from './stdio/serve.js'
 
 // Shared state for several instances: in memory, or on Redis
 
@@ -86,7 +86,7 @@ export { memoryTaskStore } from './tasks/task-store.js'
 
 // The bundled demo (what `mcp-kit serve` serves without a module)
 
-export { createDemoRegistry } from './demo.js'
+export { createDemoRegistry } from './registry/demo.js'
 
 // Errors
 

@@ -3,8 +3,8 @@
 // definition that serves the URI, trace annotations and /healthz fields.
 
 import { expect, test } from 'vitest'
-import { createToolRegistry, type RegistryEvent } from '../src/registry.js'
-import { createRuntime } from '../src/runtime.js'
+import { createToolRegistry, type RegistryEvent } from '../src/registry/registry.js'
+import { createRuntime } from '../src/runtime/runtime.js'
 import type { TraceEntry } from '../src/trace.js'
 import { eventually, sdkClient, serve } from './helpers.js'
 

@@ -5,8 +5,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, expect } from 'vitest'
-import { type HttpServerOptions, type RunningHttpServer, startHttpServer } from '../src/http-server.js'
-import type { ToolRegistry } from '../src/registry.js'
+import { type HttpServerOptions, type RunningHttpServer, startHttpServer } from '../src/http/server.js'
+import type { ToolRegistry } from '../src/registry/registry.js'
 
 const running = new Set<RunningHttpServer>()
 const clients = new Set<Client>()

@@ -2,9 +2,9 @@
 // request bodies. Nothing they send may throw, crash the server, or leak a stack.
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { negotiate } from '../src/content-negotiation.js'
-import { createDemoRegistry } from '../src/demo.js'
-import { createRequestGuard, hostnameOf } from '../src/request-guard.js'
+import { negotiate } from '../src/http/content-negotiation.js'
+import { createRequestGuard, hostnameOf } from '../src/http/guard/request-guard.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
 import { initialize, post, serve } from './helpers.js'
 
 test('negotiate never throws and always gives booleans', () => {

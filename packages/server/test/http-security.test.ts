@@ -1,7 +1,7 @@
 // The secure defaults of the Streamable HTTP endpoint, over real HTTP on 127.0.0.1.
 import { describe, expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
-import { createToolRegistry } from '../src/registry.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { accept, initialize, initializeBody, post, rawRequest, serve } from './helpers.js'
 
 function jsonRpcError(text: string): { code: number; message: string } {

@@ -2,8 +2,8 @@
 // keep a session alive, one client cannot take every slot, and sessions have a lifetime.
 // Loopback answers on all of 127.0.0.0/8, so clients at 127.0.0.2, .3 … are distinct addresses.
 import { describe, expect, test } from 'vitest'
-import { addressKey } from '../src/client-key.js'
-import { createDemoRegistry } from '../src/demo.js'
+import { addressKey } from '../src/http/sessions/client-key.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
 import {
   accept,
   eventually,

@@ -3,9 +3,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
-import { createHttpHandler } from '../src/http-handler.js'
-import { createToolRegistry } from '../src/registry.js'
+import { createHttpHandler } from '../src/http/handler.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import {
   eventually,
   holdStream,

@@ -7,7 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { eventually, holdStream, initialize, parseEvents, post, sdkClient, serve, sleep } from './helpers.js'
 
 function streamingRegistry() {

@@ -13,7 +13,7 @@ import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
 import { deleteNote } from './fixtures/delete-note.js'
 import { serve } from './helpers.js'
 

@@ -4,8 +4,8 @@
 // mcp-kit's own behaviour where the suite is silent.
 
 import { describe, expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
-import { createToolRegistry } from '../src/registry.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { eventually, parseEvents, post, serve, sleep, stop } from './helpers.js'
 
 const version = '2026-07-28'

@@ -10,7 +10,7 @@ import {
   startAuthServer,
 } from '@mcp-kit/fixtures/auth-server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { eventually, initializeBody, post, serve } from './helpers.js'
 
 const version = '2026-07-28'

@@ -16,7 +16,7 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { initializeBody, post, serve } from './helpers.js'
 
 let authServer: RunningAuthServer

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { ServerError } from '../src/errors.js'
-import { createToolRegistry, isToolRegistry, type RegistryEvent } from '../src/registry.js'
+import { createToolRegistry, isToolRegistry, type RegistryEvent } from '../src/registry/registry.js'
 
 const handler = () => 'ok'
 

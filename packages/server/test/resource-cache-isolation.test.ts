@@ -4,7 +4,7 @@
 
 import { obtainToken, type RunningAuthServer, startAuthServer } from '@mcp-kit/fixtures/auth-server'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { sdkClient, serve } from './helpers.js'
 
 let authServer: RunningAuthServer

@@ -3,8 +3,8 @@
 // none, and a 2025-11-25 session or the embedded runtime ignore it.
 
 import { expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
-import { createRuntime } from '../src/runtime.js'
+import { createToolRegistry } from '../src/registry/registry.js'
+import { createRuntime } from '../src/runtime/runtime.js'
 import { post, serve } from './helpers.js'
 
 const version = '2026-07-28'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { ServerError } from '../src/errors.js'
-import { createToolRegistry } from '../src/registry.js'
-import { createRuntime } from '../src/runtime.js'
+import { createToolRegistry } from '../src/registry/registry.js'
+import { createRuntime } from '../src/runtime/runtime.js'
 import type { TraceEntry } from '../src/trace.js'
 
 function textOf(result: { content?: Array<{ type: string; text?: string }> }): string {

@@ -5,8 +5,8 @@
 // room. (slow-uploads.test.ts runs 1,100 slow uploads against a 1,024-file server.)
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
-import { connectionCapFor, parseOpenFileLimit, readOpenFileLimit } from '../src/open-file-limit.js'
+import { connectionCapFor, parseOpenFileLimit, readOpenFileLimit } from '../src/http/guard/open-file-limit.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
 import {
   accept,
   eventually,

@@ -2,7 +2,7 @@
 
 import { PassThrough } from 'node:stream'
 import { expect, test } from 'vitest'
-import { envelopeProblem, StdioLineTransport } from '../src/stdio-transport.js'
+import { envelopeProblem, StdioLineTransport } from '../src/stdio/transport.js'
 
 async function exchange(lines: string[]): Promise<{ delivered: unknown[]; answered: unknown[] }> {
   const input = new PassThrough()

@@ -2,9 +2,9 @@
 // a graceful stop on abort that lets a call in flight finish.
 import { PassThrough } from 'node:stream'
 import { expect, test } from 'vitest'
-import { createDemoRegistry } from '../src/demo.js'
-import { createToolRegistry } from '../src/registry.js'
-import { serveStdio } from '../src/stdio.js'
+import { createDemoRegistry } from '../src/registry/demo.js'
+import { createToolRegistry } from '../src/registry/registry.js'
+import { serveStdio } from '../src/stdio/serve.js'
 import { eventually } from './helpers.js'
 
 function pipes() {

@@ -8,7 +8,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client'
 import { describe, expect, test } from 'vitest'
-import { createToolRegistry } from '../src/registry.js'
+import { createToolRegistry } from '../src/registry/registry.js'
 import { TaskManager } from '../src/tasks/task-manager.js'
 import { memoryTaskStore } from '../src/tasks/task-store.js'
 import { eventually, parseEvents, post, serve, stop } from './helpers.js'

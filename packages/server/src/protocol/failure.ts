@@ -3,7 +3,7 @@
 // in one code: a missing resource is -32002 under 2025-11-25 and -32602 under 2026-07-28.
 
 import { rpcCodeFor, rpcCodes, ServerError } from '../errors.js'
-import { errorMessage } from '../runtime-calls.js'
+import { errorMessage } from '../runtime/calls.js'
 import { RpcFailure } from './rpc.js'
 
 export type Era = 'legacy' | 'modern'

@@ -18,8 +18,8 @@
 // request running elsewhere.
 
 import { randomBytes } from 'node:crypto'
-import type { SessionState } from '../protocol/legacy-session.js'
 import type { RequestId, RpcMessage } from '../protocol/rpc.js'
+import type { SessionState } from '../server/legacy-session.js'
 import type { Store, StoredEvent } from './store.js'
 
 export interface SessionRecord extends SessionState {

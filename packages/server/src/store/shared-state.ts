@@ -4,8 +4,8 @@
 // everyone's, its own included, so each subscriptions/listen stream gets each change once).
 
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { ChangeFeed } from '../protocol/subscriptions.js'
-import type { RegistryEvent, ToolRegistry } from '../registry.js'
+import type { RegistryEvent, ToolRegistry } from '../registry/registry.js'
+import type { ChangeFeed } from '../server/subscriptions.js'
 import type { Store } from './store.js'
 
 const stateKeyName = 'request-state-key'

@@ -1,0 +1,96 @@
+// The methods both protocol eras share, answered from a runtime: lists, calls, reads, prompts,
+// completions. Each takes checked params and a handler context and returns the bare result; the
+// edges add what their era wants (resultType, serverInfo, cache hints, error codes).
+
+import type { HandlerContext } from '../context.js'
+import {
+  callToolParams,
+  completeParams,
+  getPromptParams,
+  optionalCursor,
+  requiredString,
+} from '../protocol/params.js'
+import type { Runtime, RuntimeInternals } from '../runtime/runtime.js'
+
+export type MethodHandler = (
+  params: Record<string, unknown>,
+  context: HandlerContext,
+) => Promise<Record<string, unknown>> | Record<string, unknown>
+
+/** The methods of both eras, by name. */
+export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Map<string, MethodHandler> {
+  return new Map<string, MethodHandler>([
+    [
+      'tools/list',
+      (params) => {
+        optionalCursor(params)
+        return { tools: runtime.listTools() }
+      },
+    ],
+    [
+      'tools/call',
+      (params, context) => {
+        const call = callToolParams(params)
+        return internals.callTool(call.name, call.arguments, context) as Promise<Record<string, unknown>>
+      },
+    ],
+    [
+      'resources/list',
+      (params) => {
+        optionalCursor(params)
+        return { resources: runtime.listResources() }
+      },
+    ],
+    [
+      'resources/templates/list',
+      (params) => {
+        optionalCursor(params)
+        return { resourceTemplates: runtime.listResourceTemplates() }
+      },
+    ],
+    [
+      'resources/read',
+      (params, context) =>
+        internals.readResource(requiredString(params, 'uri'), context) as Promise<Record<string, unknown>>,
+    ],
+    [
+      'prompts/list',
+      (params) => {
+        optionalCursor(params)
+        return { prompts: runtime.listPrompts() }
+      },
+    ],
+    [
+      'prompts/get',
+      (params, context) => {
+        const get = getPromptParams(params)
+        return internals.getPrompt(get.name, get.arguments, context) as Promise<Record<string, unknown>>
+      },
+    ],
+    [
+      'completion/complete',
+      async (params) => {
+        const complete = completeParams(params)
+        return {
+          completion: await runtime.complete(complete.ref, complete.argument, complete.contextArguments),
+        }
+      },
+    ],
+  ])
+}
+
+/** Methods whose 2026-07-28 results carry cache hints (spec: server/utilities/caching). */
+export const listMethods: Readonly<Record<string, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>> =
+  {
+    'tools/list': 'tools',
+    'resources/list': 'resources',
+    'resources/templates/list': 'resourceTemplates',
+    'prompts/list': 'prompts',
+  }
+
+/** Methods that may answer `input_required` (spec: basic/patterns/mrtr "Supported Requests"). */
+export const inputRequiredMethods: ReadonlySet<string> = new Set([
+  'tools/call',
+  'resources/read',
+  'prompts/get',
+])

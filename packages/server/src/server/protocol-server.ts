@@ -1,0 +1,306 @@
+// The server side of MCP for one registry, in both protocol eras. `createServerCore` builds what
+// every connection shares (the method table, the 2026-07-28 handler, identity and
+// capabilities); a ProtocolServer serves one message connection (stdio, one 2025-11-25 HTTP
+// session, any SDK-style transport): a request whose `_meta` claims a 2026-07-28 version is
+// answered statelessly, everything else belongs to the connection's 2025-era session — so one
+// stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
+
+import type { Implementation } from '../context.js'
+import { createStateCodec, type StateCodec } from '../protocol/input-required.js'
+import { isObject, type RequestId, type RpcMessage, type RpcRequest } from '../protocol/rpc.js'
+import { metaKeys } from '../protocol/versions.js'
+import type { RegistryEvent } from '../registry/registry.js'
+import { type Runtime, runtimeInternals } from '../runtime/runtime.js'
+import { TaskManager, type TaskOptions } from '../tasks/task-manager.js'
+import { tasksExtension } from '../tasks/task-wire.js'
+import { LegacySession, type MessageExtra, type SessionState } from './legacy-session.js'
+import { type MethodHandler, sharedMethods } from './methods.js'
+import { createModernHandler, type ModernHandler } from './modern.js'
+import type { ChangeFeed } from './subscriptions.js'
+
+export const packageVersion = '0.1.0'
+
+export interface ProtocolServerOptions {
+  /** serverInfo.name (default "mcp-kit"). */
+  name?: string
+  /** serverInfo.version (default this package's version). */
+  version?: string
+  /** Told to clients (initialize, server/discover): how to use this server. */
+  instructions?: string
+  /**
+   * Key of the HMAC that protects 2026-07-28 `requestState` (32+ bytes). Every instance that may
+   * receive a client's retry needs the same key; default: a random key per process.
+   */
+  stateKey?: Uint8Array | string
+  /** Where 2026-07-28 subscriptions hear about changes (default: the registry's events). */
+  changes?: ChangeFeed
+  /**
+   * Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28, for tools that declare
+   * `taskSupport`): where records live, how long results are kept, the suggested poll interval.
+   */
+  tasks?: TaskOptions
+  /**
+   * A 2025-era question to the client (elicitation, sampling, roots) that gets no answer this
+   * long fails, so the tool that asked ends with an error instead of waiting for ever (default
+   * 600 000 ms; 0: no limit). 2026-07-28 questions are the client's retries and never wait here.
+   */
+  questionTimeoutMs?: number
+  /** Diagnostics for the operator (never sent to clients). */
+  onError?: (error: Error) => void
+}
+
+/** What every connection of one server shares. */
+export interface ServerCore {
+  readonly runtime: Runtime
+  readonly serverInfo: Implementation
+  readonly instructions: string | undefined
+  readonly legacyCapabilities: Record<string, unknown>
+  readonly methods: ReadonlyMap<string, MethodHandler>
+  readonly modern: ModernHandler
+  readonly stateCodec: StateCodec
+  readonly report: ((error: Error) => void) | undefined
+  /** The change feed shared by every instance, when one was given (2025 sessions on a store use it). */
+  readonly changes: ChangeFeed | undefined
+  readonly questionTimeoutMs: number
+}
+
+export function createServerCore(runtime: Runtime, options: ProtocolServerOptions = {}): ServerCore {
+  const serverInfo = { name: options.name ?? 'mcp-kit', version: options.version ?? packageVersion }
+  const methods = sharedMethods(runtime, runtimeInternals(runtime))
+  const stateCodec = createStateCodec(options.stateKey)
+  const capabilities = {
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    logging: {},
+    completions: {},
+  }
+  // The tasks extension exists in 2026-07-28 only (SEP-2663 "Backward Compatibility").
+  const modernCapabilities = { ...capabilities, extensions: { [tasksExtension]: {} } }
+  return {
+    runtime,
+    serverInfo,
+    instructions: options.instructions,
+    legacyCapabilities: capabilities,
+    methods,
+    stateCodec,
+    report: options.onError,
+    changes: options.changes,
+    questionTimeoutMs: options.questionTimeoutMs ?? 600_000,
+    modern: createModernHandler({
+      serverInfo,
+      instructions: options.instructions,
+      capabilities: modernCapabilities,
+      registry: runtime.registry,
+      methods,
+      stateCodec,
+      changes: options.changes,
+      tasks: new TaskManager(options.tasks, options.onError),
+      report: options.onError,
+    }),
+  }
+}
+
+/** The transport shape a ProtocolServer runs on (the MCP SDK's Transport fits). */
+export interface MessageTransport {
+  start(): Promise<void>
+  send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void>
+  close(): Promise<void>
+  onmessage?: (message: RpcMessage, extra?: MessageExtra) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  sessionId?: string
+  /** Present when the connection's 2025 session is shared by several instances (store/shared-sessions.ts). */
+  sessionLink?: SessionLink
+}
+
+/** How a 2025 session served by several instances reaches the others. */
+export interface SessionLink {
+  /** The state stored by the instance that opened or last changed the session (an adopted session). */
+  initial?: SessionState
+  /** Names this instance in the ids of questions to the client. */
+  questionTag: string
+  /** Stores the session's state (awaited before a change is answered). */
+  persist(state: SessionState): Promise<void>
+  /** Notes a question this instance asks, so an answer reaching another instance is kept for it. */
+  expectAnswer(questionId: RequestId): Promise<void>
+  /** Passes a client's answer on to the instance that asked; false when none other did. */
+  routeAnswer(message: RpcMessage & { id: RequestId }): boolean
+  /** Tells the other instances that the client cancelled a request not running here. */
+  broadcastCancel(params: Record<string, unknown>): void
+  /** Set by the protocol server: takes a newer stored state. */
+  refresh?: (state: SessionState) => void
+  /** Set by the protocol server: an answer or a cancellation passed on by another instance. */
+  deliver?: (message: RpcMessage) => void
+  /** Set by the protocol server: the ids of the questions to the client still unanswered here. */
+  pendingQuestions?: () => RequestId[]
+}
+
+/** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
+export function claimsModern(params: unknown): boolean {
+  return isObject(params) && isObject(params._meta) && metaKeys.protocolVersion in params._meta
+}
+
+/** Serves one connection in both eras. */
+export class ProtocolServer {
+  readonly #core: ServerCore
+  readonly #modernInFlight = new Map<RequestId, AbortController>()
+  readonly #onClose: (() => void) | undefined
+  #legacy: LegacySession | undefined
+  #transport: MessageTransport | undefined
+  #stopListening: (() => void) | undefined
+  /** Lists changed since the last flush, each with the change id other instances share (once keys). */
+  #pendingLists = new Map<'tools' | 'resources' | 'prompts', string | undefined>()
+  #closed = false
+
+  constructor(core: ServerCore, onClose?: () => void) {
+    this.#core = core
+    this.#onClose = onClose
+  }
+
+  get transport(): MessageTransport | undefined {
+    return this.#transport
+  }
+
+  /** The 2025-era session of this connection, once a client started one. */
+  get session(): LegacySession | undefined {
+    return this.#legacy
+  }
+
+  async connect(transport: MessageTransport): Promise<void> {
+    this.#transport = transport
+    transport.onmessage = (message, extra) => this.#receive(message, extra)
+    transport.onclose = () => this.#closeDown()
+    transport.onerror = (error) => this.#core.report?.(error)
+    const link = transport.sessionLink
+    // A shared session hears every instance's changes; each instance holding a copy of it sends
+    // them, keyed by the change's id so the client gets each once.
+    const shared = link === undefined ? undefined : this.#core.changes
+    const onChange = (event: RegistryEvent) => {
+      const session = this.#legacy
+      if (session === undefined || !session.initialized) return
+      const changeId = link === undefined ? undefined : (event as { id?: string }).id
+      if (event.type === 'resource_updated') {
+        if (session.subscriptions.has(event.uri))
+          session.notify('notifications/resources/updated', { uri: event.uri }, changeId)
+        return
+      }
+      if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushLists())
+      if (!this.#pendingLists.has(event.list)) this.#pendingLists.set(event.list, changeId)
+    }
+    this.#stopListening =
+      shared === undefined ? this.#core.runtime.registry.onChange(onChange) : shared.subscribe(onChange)
+    if (link !== undefined) {
+      if (link.initial !== undefined) this.#legacySession().applyState(link.initial)
+      link.refresh = (state) => this.#legacySession().applyState(state)
+      link.deliver = (message) => this.#receiveFromPeer(message)
+      link.pendingQuestions = () => this.#legacy?.pendingQuestions() ?? []
+    }
+    await transport.start()
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    await this.#transport?.close()
+    this.#closeDown()
+  }
+
+  #flushLists(): void {
+    for (const [list, changeId] of this.#pendingLists)
+      this.#legacy?.notify(`notifications/${list}/list_changed`, undefined, changeId && `${changeId}:${list}`)
+    this.#pendingLists.clear()
+  }
+
+  /** An answer or cancellation another instance received for this session. */
+  #receiveFromPeer(message: RpcMessage): void {
+    if (this.#closed) return
+    const value = message as unknown as Record<string, unknown>
+    if (typeof value.method === 'string') {
+      if (!('id' in value)) this.#legacy?.handleNotification(value.method, value.params)
+      return
+    }
+    this.#legacy?.handleResponse(message as { id: RequestId })
+  }
+
+  #closeDown(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#stopListening?.()
+    this.#legacy?.close()
+    for (const controller of this.#modernInFlight.values()) controller.abort()
+    this.#modernInFlight.clear()
+    this.#onClose?.()
+  }
+
+  #legacySession(): LegacySession {
+    const link = this.#transport?.sessionLink
+    this.#legacy ??= new LegacySession(this.#transport as MessageTransport, {
+      questionTag: link?.questionTag,
+      questionTimeoutMs: this.#core.questionTimeoutMs,
+      onAsk: link === undefined ? undefined : (id) => link.expectAnswer(id),
+      persist: link === undefined ? undefined : (state) => link.persist(state),
+      serverInfo: this.#core.serverInfo,
+      instructions: this.#core.instructions,
+      capabilities: this.#core.legacyCapabilities,
+      methods: this.#core.methods,
+      sessionId: this.#transport?.sessionId,
+      watchResource: (uri) => this.#core.runtime.registry.watchResource(uri),
+      report: this.#core.report,
+    })
+    return this.#legacy
+  }
+
+  #receive(message: RpcMessage, extra?: MessageExtra): void {
+    if (this.#closed) return
+    const value = message as unknown as Record<string, unknown>
+    if (typeof value.method === 'string') {
+      if ('id' in value) {
+        const request = message as RpcRequest
+        if (claimsModern(request.params)) this.#answerModern(request, extra)
+        else this.#legacySession().handleRequest(request, extra)
+        return
+      }
+      if (value.method === 'notifications/cancelled' && isObject(value.params)) {
+        const id = value.params.requestId as RequestId
+        const controller = this.#modernInFlight.get(id)
+        if (controller !== undefined) {
+          this.#modernInFlight.delete(id)
+          controller.abort()
+          return
+        }
+      }
+      const handled = this.#legacySession().handleNotification(value.method, value.params)
+      if (!handled && isObject(value.params)) this.#transport?.sessionLink?.broadcastCancel(value.params)
+      return
+    }
+    const answer = message as RpcMessage & { id: RequestId }
+    if (!(this.#legacy?.handleResponse(answer) ?? false)) this.#transport?.sessionLink?.routeAnswer(answer)
+  }
+
+  #answerModern(request: RpcRequest, extra: MessageExtra | undefined): void {
+    const transport = this.#transport as MessageTransport
+    const controller = new AbortController()
+    this.#modernInFlight.set(request.id, controller)
+    void this.#core.modern
+      .handle(request, {
+        authInfo: extra?.authInfo,
+        signal: controller.signal,
+        notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
+      })
+      .then(({ response }) => {
+        // A cancelled request gets nothing more (spec: cancellation).
+        if (this.#modernInFlight.get(request.id) !== controller) return
+        this.#modernInFlight.delete(request.id)
+        return transport.send(response, { relatedRequestId: request.id })
+      })
+      .catch((error: unknown) => this.#core.report?.(error as Error))
+  }
+}
+
+/** A one-connection server over `runtime` (stdio, tests, any SDK-style transport). */
+export function createProtocolServer(
+  runtime: Runtime,
+  options: ProtocolServerOptions & { onClose?: () => void } = {},
+): ProtocolServer {
+  return new ProtocolServer(createServerCore(runtime, options), options.onClose)
+}
