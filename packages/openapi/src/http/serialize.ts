@@ -93,6 +93,12 @@ export function queryPairs(
     return `${key}=${value.map(one).join(',')}`
   }
   if (isObject(value)) {
+    const delimiter = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : undefined
+    if (delimiter !== undefined && !explode) {
+      return `${key}=${entries(value)
+        .flatMap(([property, item]) => [encode(property), one(item)])
+        .join(delimiter)}`
+    }
     if (style === 'deepObject') {
       return entries(value)
         .map(([property, item]) => `${key}%5B${encode(property)}%5D=${one(item)}`)

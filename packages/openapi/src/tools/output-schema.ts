@@ -18,6 +18,18 @@ function jsonSchemaOf(response: Record<string, unknown>): unknown | undefined {
   return media === undefined ? undefined : (media.schema ?? {})
 }
 
+/** True when every value the schema allows is an object (`allOf` with an object, `anyOf` of objects…). */
+function describesObject(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  const { type, properties, additionalProperties, allOf, anyOf, oneOf } = schema as JsonSchema
+  if (type !== undefined) return type === 'object'
+  if (Array.isArray(allOf) && allOf.some(describesObject)) return true
+  for (const choices of [anyOf, oneOf]) {
+    if (Array.isArray(choices) && choices.length > 0 && choices.every(describesObject)) return true
+  }
+  return typeof properties === 'object' || typeof additionalProperties === 'object'
+}
+
 export function outputOf(operation: Operation): { schema: JsonSchema | undefined; shape: OutputShape } {
   const codes = Object.keys(operation.responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -30,13 +42,7 @@ export function outputOf(operation: Operation): { schema: JsonSchema | undefined
   const schema = toJsonSchema(first, 'response')
   // "Any JSON": nothing to promise; an object answer is still the structured result.
   if (Object.keys(schema).length === 0) return { schema: undefined, shape: 'none' }
-  const type = schema.type
-  if (
-    type === 'object' ||
-    (type === undefined && typeof schema.properties === 'object' && !('anyOf' in schema))
-  ) {
-    return { schema: { ...schema, type: 'object' }, shape: 'object' }
-  }
+  if (describesObject(schema)) return { schema: { ...schema, type: 'object' }, shape: 'object' }
   return {
     schema: { type: 'object', properties: { result: schema }, required: ['result'] },
     shape: 'wrapped',
