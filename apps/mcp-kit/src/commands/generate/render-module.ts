@@ -23,7 +23,7 @@ export interface ModuleModel {
 
 /** The client's own members: never a tool's method name. */
 const clientMembers = ['session', 'close', 'readResource', 'prompts']
-/** Listed resources past this many are not spelled out: `ResourceUri` is then any string. */
+/** Past this many listed resources (or with none listed nor templated) `ResourceUri` is any string. */
 const maximumListedResources = 200
 
 const byText = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0)
@@ -58,12 +58,13 @@ function templateType(template: string): string {
   return `\`${parts.join('${string}')}\``
 }
 
+/** The type after `ResourceUri =`: a union, one member a line, or ` string`. */
 function resourceUriType(resources: NonNullable<ModuleModel['resources']>): string {
-  if (resources.listed.length > maximumListedResources) return 'string'
+  if (resources.listed.length > maximumListedResources) return ' string'
   const uris = [...new Set(resources.listed.map((resource) => resource.uri))].sort(byText)
   const templates = [...new Set(resources.templates.map((template) => template.uriTemplate))].sort(byText)
   const members = [...uris.map(quote), ...templates.map(templateType)]
-  return members.length === 0 ? 'never' : members.map((member) => `\n  | ${member}`).join('')
+  return members.length === 0 ? ' string' : members.map((member) => `\n  | ${member}`).join('')
 }
 
 function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bodies: string[] } {
