@@ -32,12 +32,10 @@ export { StoreProvider, serverKey as credentialKey } from './auth/provider.js'
 export type { LogoutResult } from './auth/revoke.js'
 export { logout } from './auth/revoke.js'
 // Connecting, in whichever protocol era the server speaks
-export { connect } from './connect.js'
-export type { ConnectOptions } from './connect-options.js'
-export type { EnvironmentOptions } from './environment.js'
-export { buildEnvironment, inheritedEnvironmentNames } from './environment.js'
-export type { Era, EraCache } from './era-cache.js'
-export { defaultEraCachePath, fileEraCache, noEraCache } from './era-cache.js'
+export { connect } from './connect/connect.js'
+export type { Era, EraCache } from './connect/era-cache.js'
+export { defaultEraCachePath, fileEraCache, noEraCache } from './connect/era-cache.js'
+export type { ConnectOptions } from './connect/options.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
 export { ClientError } from './errors.js'
@@ -56,18 +54,19 @@ export {
 } from './generated/open-generated.js'
 export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
-export type { InputContext, InputHandler } from './input.js'
-export { capabilitiesOf } from './input.js'
-export { formatBytes } from './message-size.js'
-export type { Negotiated, ProtocolChoice } from './negotiate.js'
-export { modernProtocolVersions } from './negotiate.js'
-export { groupRunning, processRunning } from './process-group.js'
-export type { ProcessExit, ProcessTransportOptions } from './process-transport.js'
-// Stdio processes and their environment
-export { ProcessTransport } from './process-transport.js'
+export type { InputContext, InputHandler } from './protocol/input.js'
+export { capabilitiesOf } from './protocol/input.js'
+export { formatBytes } from './protocol/message-size.js'
+export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
+export { modernProtocolVersions } from './protocol/negotiate.js'
+// Tasks: calls a server turned into tasks, followed to their end
+export type { TaskDetails, TaskState, TaskStatus } from './protocol/tasks.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export { describeExit, Session } from './session.js'
-export { filterTools } from './session-lists.js'
+export { filterTools } from './session/lists.js'
+export { describeExit, Session } from './session/session.js'
+export type { TraceEntry, TraceKind } from './session/trace.js'
+// Traces
+export { redactArguments, traceServerName } from './session/trace.js'
 export type {
   BorrowOptions,
   CacheHint,
@@ -77,10 +76,11 @@ export type {
   ToolFilter,
   ToolStart,
   TransportKind,
-} from './session-types.js'
-// Tasks: calls a server turned into tasks, followed to their end
-export type { TaskDetails, TaskState, TaskStatus } from './tasks.js'
-export type { TraceEntry, TraceKind } from './trace.js'
-// Traces
-export { redactArguments, traceServerName } from './trace.js'
-export type { WatchedNotification, WatchOptions } from './watch.js'
+} from './session/types.js'
+export type { WatchedNotification, WatchOptions } from './session/watch.js'
+export type { EnvironmentOptions } from './stdio/environment.js'
+export { buildEnvironment, inheritedEnvironmentNames } from './stdio/environment.js'
+export { groupRunning, processRunning } from './stdio/process-group.js'
+export type { ProcessExit, ProcessTransportOptions } from './stdio/process-transport.js'
+// Stdio processes and their environment
+export { ProcessTransport } from './stdio/process-transport.js'

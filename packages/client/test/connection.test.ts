@@ -3,9 +3,9 @@
 
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { Connection } from '../src/connection.js'
-import { latestProtocolVersion, supportedProtocolVersions } from '../src/legacy-protocol.js'
-import { RpcError } from '../src/rpc-error.js'
+import { Connection } from '../src/protocol/connection.js'
+import { latestProtocolVersion, supportedProtocolVersions } from '../src/protocol/legacy-protocol.js'
+import { RpcError } from '../src/protocol/rpc-error.js'
 
 type Message = Record<string, unknown>
 

@@ -9,8 +9,8 @@ import { createToolRegistry, type RunningHttpServer, startHttpServer } from '@mc
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { memoryCredentialStore } from '../src/auth/credential-store.js'
 import { loopbackAuthorizer } from '../src/auth/loopback.js'
-import { connect } from '../src/connect.js'
-import { noEraCache } from '../src/era-cache.js'
+import { connect } from '../src/connect/connect.js'
+import { noEraCache } from '../src/connect/era-cache.js'
 
 let authServer: RunningAuthServer
 let server: RunningHttpServer

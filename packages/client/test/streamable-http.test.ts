@@ -7,9 +7,9 @@ import { importedModules } from '@mcp-kit/fixtures'
 import { createToolRegistry, startHttpServer } from '@mcp-kit/server'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HttpStatusError } from '../src/http/http-errors.js'
+import { HttpStatusError } from '../src/http/errors.js'
 import { HttpTransport } from '../src/http/streamable-http.js'
-import { undiciFetch } from '../src/http-transport.js'
+import { undiciFetch } from '../src/http/transports.js'
 import { connect, noEraCache } from '../src/index.js'
 import {
   answerInitialize,

@@ -7,8 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
-import { readProcessStat } from '../src/process-group.js'
-import { watchdogScript } from '../src/watchdog.js'
+import { readProcessStat } from '../src/stdio/process-group.js'
+import { watchdogScript } from '../src/stdio/watchdog.js'
 import { processAlive } from './helpers.js'
 
 const started: ChildProcess[] = []

@@ -4,13 +4,13 @@
 // only its types, its method names and a GeneratedServer; everything that runs is here.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import { connect } from '../connect.js'
-import type { ConnectOptions } from '../connect-options.js'
+import { connect } from '../connect/connect.js'
+import type { ConnectOptions } from '../connect/options.js'
 import { ClientError } from '../errors.js'
 import type { ServerSpec } from '../server-spec.js'
-import type { Session } from '../session.js'
-import { toolErrorText } from '../session-results.js'
-import type { CallOptions } from '../session-types.js'
+import { toolErrorText } from '../session/results.js'
+import type { Session } from '../session/session.js'
+import type { CallOptions } from '../session/types.js'
 import { compareGenerated, type SchemaDrift, type SchemaFingerprint } from './schema-drift.js'
 import { expandServer } from './variables.js'
 

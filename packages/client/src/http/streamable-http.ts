@@ -11,9 +11,9 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { messageTooLarge } from '../message-size.js'
-import type { MessageRelation, MessageTransport } from '../message-transport.js'
-import { errorAnswer, streamFailure, unreachable } from './http-errors.js'
+import { messageTooLarge } from '../protocol/message-size.js'
+import type { MessageRelation, MessageTransport } from '../protocol/message-transport.js'
+import { errorAnswer, streamFailure, unreachable } from './errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
 import { type RequestKind, requestHeaders } from './request-headers.js'

@@ -2,8 +2,8 @@
 // around the call by `traced`. Secrets are never written: env and header values do not appear,
 // URL queries are dropped, and argument values can be redacted too.
 
-import { ClientError } from './errors.js'
-import type { ServerSpec } from './server-spec.js'
+import { ClientError } from '../errors.js'
+import type { ServerSpec } from '../server-spec.js'
 
 export type TraceKind = 'tool_call' | 'resource_read' | 'prompt_get'
 

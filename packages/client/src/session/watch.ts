@@ -1,10 +1,33 @@
-// How a session watches its server for changes (watch.ts says what is reported): 2026-07-28 a
-// `subscriptions/listen` request held open on the channel; 2025-11-25 the notifications the
-// session receives anyway, plus `resources/subscribe` for the resources named.
+// Watching a server for changes, in whichever era it speaks: under 2026-07-28 a
+// `subscriptions/listen` request held open on the channel, whose stream carries the notifications
+// the client opted in to; under 2025-11-25 the notifications a session receives anyway (list
+// changes; on HTTP through the standalone GET stream) plus `resources/subscribe` for the resources
+// named.
 
-import type { SessionChannel } from './session-channel.js'
-import { neverAborted } from './session-channel.js'
-import type { WatchedNotification, WatchOptions } from './watch.js'
+import type { SessionChannel } from './channel.js'
+import { neverAborted } from './channel.js'
+
+export interface WatchOptions {
+  /** Tool, prompt and resource list changes (default true). */
+  lists?: boolean
+  /** Resource URIs to hear updates of. */
+  resources?: readonly string[]
+  signal?: AbortSignal
+}
+
+export interface WatchedNotification {
+  method: string
+  params: Record<string, unknown> | undefined
+}
+
+/** Notifications a watch reports (request-scoped ones like progress are not). */
+export const watchedMethods: ReadonlySet<string> = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/subscriptions/acknowledged',
+])
 
 /** Reports change notifications until `options.signal` aborts or the connection ends (`closed`). */
 export async function watchChanges(

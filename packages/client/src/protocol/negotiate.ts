@@ -6,10 +6,10 @@
 // connection, as the SDK's `auto` client does: tolerant in what it accepts.
 
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
+import type { Era } from '../connect/era-cache.js'
+import { ClientError } from '../errors.js'
 import type { Connection } from './connection.js'
 import type { Envelope } from './envelope.js'
-import type { Era } from './era-cache.js'
-import { ClientError } from './errors.js'
 import { RpcError } from './rpc-error.js'
 import { tasksExtension } from './tasks.js'
 

@@ -4,15 +4,15 @@
 // checked (content, structuredContent against the tool's outputSchema).
 
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
-import type { ServerSpec } from './server-spec.js'
-import { neverAborted, type SessionChannel } from './session-channel.js'
-import { cachedTools, findTool, forgetTools } from './session-lists.js'
-import { checkOutput, requireArray, toolErrorText } from './session-results.js'
-import { followWithinLimits } from './session-tasks.js'
-import type { CallOptions, SharedState, ToolStart } from './session-types.js'
-import { createdTask } from './tasks.js'
+import { ClientError } from '../errors.js'
+import { createdTask } from '../protocol/tasks.js'
+import type { ServerSpec } from '../server-spec.js'
+import { neverAborted, type SessionChannel } from './channel.js'
+import { cachedTools, findTool, forgetTools } from './lists.js'
+import { checkOutput, requireArray, toolErrorText } from './results.js'
+import { followWithinLimits } from './tasks.js'
 import { traced } from './trace.js'
+import type { CallOptions, SharedState, ToolStart } from './types.js'
 
 /** Session.callTool: a tools/call, its task followed; a result with `isError: true` is returned. */
 export async function callTool(

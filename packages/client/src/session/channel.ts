@@ -5,15 +5,15 @@
 // how the session ends.
 
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
-import type { Connection, RequestScope } from './connection.js'
-import type { Era } from './era-cache.js'
-import { ClientError } from './errors.js'
-import { answerInput, callInput, isInputTimeout } from './input.js'
-import { withInputRounds } from './input-rounds.js'
-import type { MessageTransport } from './message-transport.js'
-import type { ProcessTransport } from './process-transport.js'
-import { describeExit, describeLimit, normalizeError } from './session-errors.js'
-import type { CallOptions, SessionOptions, TransportKind } from './session-types.js'
+import type { Era } from '../connect/era-cache.js'
+import { ClientError } from '../errors.js'
+import type { Connection, RequestScope } from '../protocol/connection.js'
+import { answerInput, callInput, isInputTimeout } from '../protocol/input.js'
+import { withInputRounds } from '../protocol/input-rounds.js'
+import type { MessageTransport } from '../protocol/message-transport.js'
+import type { ProcessTransport } from '../stdio/process-transport.js'
+import { describeExit, describeLimit, normalizeError } from './errors.js'
+import type { CallOptions, SessionOptions, TransportKind } from './types.js'
 
 export const neverAborted: AbortSignal = new AbortController().signal
 

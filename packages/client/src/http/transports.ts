@@ -5,13 +5,13 @@
 // a fetch that bounds each event.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import type { ClientError } from './errors.js'
-import { HttpStatusError } from './http/http-errors.js'
-import { HttpTransport } from './http/streamable-http.js'
-import type { FetchLike, HttpTransportOptions } from './http/transport-options.js'
-import { messageTooLarge } from './message-size.js'
-import type { MessageTransport } from './message-transport.js'
-import { RpcError } from './rpc-error.js'
+import type { ClientError } from '../errors.js'
+import { messageTooLarge } from '../protocol/message-size.js'
+import type { MessageTransport } from '../protocol/message-transport.js'
+import { RpcError } from '../protocol/rpc-error.js'
+import { HttpStatusError } from './errors.js'
+import { HttpTransport } from './streamable-http.js'
+import type { FetchLike, HttpTransportOptions } from './transport-options.js'
 
 let sharedFetch: Promise<FetchLike> | undefined
 

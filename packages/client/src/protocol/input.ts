@@ -11,7 +11,7 @@ import type {
   ElicitResult,
   Root,
 } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 
 /** Where a question comes from, for the handler's prompts and messages. */
 export interface InputContext {

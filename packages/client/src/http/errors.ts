@@ -5,7 +5,7 @@
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { messageTooLarge } from '../message-size.js'
+import { messageTooLarge } from '../protocol/message-size.js'
 import { MessageTooLarge, readBounded } from './sse-reader.js'
 
 const errorBodyLimit = 64 * 1024

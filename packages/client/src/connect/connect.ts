@@ -5,22 +5,22 @@
 // first POST of a 2025 handshake gets 400, 404 or 405. A failure becomes one ClientError
 // (connect-errors.ts).
 
-import { createOAuthHook } from './auth/oauth.js'
-import { connectError } from './connect-errors.js'
-import type { ConnectOptions } from './connect-options.js'
-import { buildEnvironment } from './environment.js'
-import { fileEraCache } from './era-cache.js'
-import { type Attempt, type Initialized, initialize } from './handshake.js'
+import { createOAuthHook } from '../auth/oauth.js'
 import {
   createSseTransport,
   createStreamableHttpTransport,
   defaultFetch,
   shouldFallBackToSse,
-} from './http-transport.js'
-import { ProbeEndedServer } from './negotiate.js'
-import { ProcessTransport } from './process-transport.js'
-import type { ServerSpec } from './server-spec.js'
-import { Session } from './session.js'
+} from '../http/transports.js'
+import { ProbeEndedServer } from '../protocol/negotiate.js'
+import type { ServerSpec } from '../server-spec.js'
+import { Session } from '../session/session.js'
+import { buildEnvironment } from '../stdio/environment.js'
+import { ProcessTransport } from '../stdio/process-transport.js'
+import { fileEraCache } from './era-cache.js'
+import { connectError } from './errors.js'
+import { type Attempt, type Initialized, initialize } from './handshake.js'
+import type { ConnectOptions } from './options.js'
 
 /**
  * Connects to a server and initializes an MCP session. Errors are ClientErrors: launch_failed,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ServerSpec } from './server-spec.js'
+import type { ServerSpec } from '../server-spec.js'
 
 export type Era = 'legacy' | 'modern'
 

@@ -1,9 +1,9 @@
 // How whatever a request ran into — a JSON-RPC error, a limit, a lost connection, an HTTP
 // status — becomes one ClientError whose message names the request and says what happened.
 
-import { ClientError, type ClientErrorCode } from './errors.js'
-import type { ProcessTransport } from './process-transport.js'
-import { RpcError } from './rpc-error.js'
+import { ClientError, type ClientErrorCode } from '../errors.js'
+import { RpcError } from '../protocol/rpc-error.js'
+import type { ProcessTransport } from '../stdio/process-transport.js'
 
 export function seconds(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`

@@ -9,8 +9,8 @@
 // transport ties to one of our requests (its HTTP response stream) goes to that request's scope.
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
+import { ClientError } from '../errors.js'
 import { type Envelope, envelopeMeta } from './envelope.js'
-import { ClientError } from './errors.js'
 import { answerServerRequest, checkInitializeResult, latestProtocolVersion } from './legacy-protocol.js'
 import type { MessageRelation, MessageTransport } from './message-transport.js'
 import { RpcError } from './rpc-error.js'

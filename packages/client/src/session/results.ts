@@ -3,7 +3,7 @@
 // outputSchema it declared, and the text a failed tool call is traced with.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

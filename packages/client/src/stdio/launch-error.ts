@@ -2,7 +2,7 @@
 // on: a working directory that does not exist, a command that is not found, permission denied.
 
 import { existsSync } from 'node:fs'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 
 export function launchError(error: unknown, command: string, cwd: string | undefined): ClientError {
   const code = (error as NodeJS.ErrnoException).code

@@ -9,8 +9,8 @@
 // (`tasks/cancel`) when the caller gives up.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import type { Era } from './era-cache.js'
-import { ClientError } from './errors.js'
+import type { Era } from '../connect/era-cache.js'
+import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
 import { RpcError } from './rpc-error.js'
 

@@ -3,16 +3,16 @@
 // negotiated (negotiate.ts) and remembered in the era cache.
 
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
-import type { ConnectOptions } from './connect-options.js'
-import { Connection } from './connection.js'
+import { ClientError } from '../errors.js'
+import { Connection } from '../protocol/connection.js'
+import { answerInput, capabilitiesOf, isInputTimeout } from '../protocol/input.js'
+import type { MessageTransport } from '../protocol/message-transport.js'
+import { type Negotiated, negotiate } from '../protocol/negotiate.js'
+import type { ServerSpec } from '../server-spec.js'
+import type { Session } from '../session/session.js'
+import type { TransportKind } from '../session/types.js'
 import type { EraCache } from './era-cache.js'
-import { ClientError } from './errors.js'
-import { answerInput, capabilitiesOf, isInputTimeout } from './input.js'
-import type { MessageTransport } from './message-transport.js'
-import { type Negotiated, negotiate } from './negotiate.js'
-import type { ServerSpec } from './server-spec.js'
-import type { Session } from './session.js'
-import type { TransportKind } from './session-types.js'
+import type { ConnectOptions } from './options.js'
 
 const defaultClientInfo = { name: 'mcp-kit', version: '0.1.0' }
 

@@ -1,7 +1,7 @@
 // The size limit on one message from a server, as both transports report it: stdio lines, HTTP
 // bodies and SSE events go over the same --max-message-size with the same error.
 
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 
 /** protocol_error for a message over the limit, worded as for stdio (the CLI shows it as it is). */
 export function messageTooLarge(limit: number, bytes: number): ClientError {

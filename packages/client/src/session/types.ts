@@ -3,9 +3,9 @@
 // options a session runs with, and what its borrowers share with it.
 
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client'
-import type { InputHandler } from './input.js'
-import type { ParamHeaderIndex } from './input-rounds.js'
-import type { TaskState } from './tasks.js'
+import type { InputHandler } from '../protocol/input.js'
+import type { ParamHeaderIndex } from '../protocol/input-rounds.js'
+import type { TaskState } from '../protocol/tasks.js'
 import type { TraceEntry } from './trace.js'
 import type { WatchedNotification } from './watch.js'
 

@@ -8,10 +8,10 @@
 
 import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
+import { messageTooLarge } from '../protocol/message-size.js'
+import type { MessageTransport } from '../protocol/message-transport.js'
 import { launchError } from './launch-error.js'
-import { messageTooLarge } from './message-size.js'
-import type { MessageTransport } from './message-transport.js'
 import { ProcessGuard, signalGroup } from './process-guard.js'
 import { StderrTail } from './stderr-tail.js'
 import { createStdoutMessages } from './stdout-messages.js'

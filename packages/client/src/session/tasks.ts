@@ -3,11 +3,11 @@
 // signal cancel the task, and the server's notices about the task wake the follower early.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import { callInput } from './input.js'
-import type { SessionChannel } from './session-channel.js'
-import { describeLimit } from './session-errors.js'
-import type { CallOptions } from './session-types.js'
-import { followTask, type TaskLink, type TaskState } from './tasks.js'
+import { callInput } from '../protocol/input.js'
+import { followTask, type TaskLink, type TaskState } from '../protocol/tasks.js'
+import type { SessionChannel } from './channel.js'
+import { describeLimit } from './errors.js'
+import type { CallOptions } from './types.js'
 
 /** Follows a task with the session's limits; a failed task's error reads like a failed call's. */
 export async function followWithinLimits(

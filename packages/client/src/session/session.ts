@@ -16,19 +16,21 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client'
-import type { Connection } from './connection.js'
-import type { Era } from './era-cache.js'
-import type { ClientError } from './errors.js'
-import type { MessageTransport } from './message-transport.js'
-import type { Negotiated } from './negotiate.js'
-import type { ProcessTransport } from './process-transport.js'
-import type { ServerSpec } from './server-spec.js'
-import { SessionChannel } from './session-channel.js'
-import { describeExit } from './session-errors.js'
-import { cachedTools, findTool, forgetTools, listAll } from './session-lists.js'
-import { requireArray } from './session-results.js'
-import { followWithinLimits } from './session-tasks.js'
-import { callTool, startTool } from './session-tools.js'
+import type { Era } from '../connect/era-cache.js'
+import type { ClientError } from '../errors.js'
+import type { Connection } from '../protocol/connection.js'
+import type { MessageTransport } from '../protocol/message-transport.js'
+import type { Negotiated } from '../protocol/negotiate.js'
+import { type TaskDetails, taskState } from '../protocol/tasks.js'
+import type { ServerSpec } from '../server-spec.js'
+import type { ProcessTransport } from '../stdio/process-transport.js'
+import { SessionChannel } from './channel.js'
+import { describeExit } from './errors.js'
+import { cachedTools, findTool, forgetTools, listAll } from './lists.js'
+import { requireArray } from './results.js'
+import { followWithinLimits } from './tasks.js'
+import { callTool, startTool } from './tools.js'
+import { traced } from './trace.js'
 import type {
   BorrowOptions,
   CacheHint,
@@ -38,11 +40,8 @@ import type {
   SharedState,
   ToolStart,
   TransportKind,
-} from './session-types.js'
-import { watchChanges } from './session-watch.js'
-import { type TaskDetails, taskState } from './tasks.js'
-import { traced } from './trace.js'
-import { type WatchedNotification, type WatchOptions, watchedMethods } from './watch.js'
+} from './types.js'
+import { type WatchedNotification, type WatchOptions, watchChanges, watchedMethods } from './watch.js'
 
 export { describeExit }
 

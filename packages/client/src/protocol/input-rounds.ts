@@ -5,7 +5,7 @@
 // arguments (x-mcp-header), since both concern how a 2026 call goes out.
 
 import type { Tool } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
 
 export const maximumRounds = 16

@@ -3,7 +3,7 @@
 // to the server's own requests (ping, and the questions the owner's handler answers).
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
 
 /** Protocol versions this client speaks, newest first (kept equal to the SDK's list by a test). */
 export const supportedProtocolVersions = [

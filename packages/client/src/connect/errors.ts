@@ -2,13 +2,13 @@
 // launch failure or its exit (with its last stderr lines), the connect limit, a refused
 // initialize, an HTTP status (with a hint for 401/403), or a server that cannot be reached.
 
-import { ClientError } from './errors.js'
+import { ClientError } from '../errors.js'
+import { HttpStatusError } from '../http/errors.js'
+import { RpcError } from '../protocol/rpc-error.js'
+import type { ServerSpec } from '../server-spec.js'
+import { describeExit } from '../session/errors.js'
+import type { ProcessTransport } from '../stdio/process-transport.js'
 import type { Attempt } from './handshake.js'
-import { HttpStatusError } from './http/http-errors.js'
-import type { ProcessTransport } from './process-transport.js'
-import { RpcError } from './rpc-error.js'
-import type { ServerSpec } from './server-spec.js'
-import { describeExit } from './session-errors.js'
 
 /** ": <what the server said>" for an HTTP error, one line, short. */
 function describeBody(error: unknown, message: string): string {

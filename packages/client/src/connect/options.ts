@@ -4,12 +4,12 @@
 
 import type { spawn as nodeSpawn } from 'node:child_process'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
-import type { OAuthHookOptions } from './auth/oauth.js'
+import type { OAuthHookOptions } from '../auth/oauth.js'
+import type { InputHandler } from '../protocol/input.js'
+import type { ProtocolChoice } from '../protocol/negotiate.js'
+import type { TraceEntry } from '../session/trace.js'
+import type { ToolFilter } from '../session/types.js'
 import type { EraCache } from './era-cache.js'
-import type { InputHandler } from './input.js'
-import type { ProtocolChoice } from './negotiate.js'
-import type { ToolFilter } from './session-types.js'
-import type { TraceEntry } from './trace.js'
 
 export interface ConnectOptions {
   /** How this client introduces itself (default mcp-kit). */

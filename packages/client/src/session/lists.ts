@@ -3,11 +3,11 @@
 // shared with the borrowers, its tools checked (names, x-mcp-header annotations) and filtered.
 
 import type { Tool } from '@modelcontextprotocol/client'
-import { ClientError } from './errors.js'
-import { indexParamHeaders } from './input-rounds.js'
-import type { SessionChannel } from './session-channel.js'
-import { isObject, requireArray } from './session-results.js'
-import type { CacheHint, ListOptions, SharedState, ToolFilter } from './session-types.js'
+import { ClientError } from '../errors.js'
+import { indexParamHeaders } from '../protocol/input-rounds.js'
+import type { SessionChannel } from './channel.js'
+import { isObject, requireArray } from './results.js'
+import type { CacheHint, ListOptions, SharedState, ToolFilter } from './types.js'
 
 const maxPages = 1000
 
