@@ -83,3 +83,14 @@ export function rpcCodeFor(error: ServerError): number {
   if (typeof explicit === 'number') return explicit
   return rpcCodeByErrorCode[error.code] ?? rpcCodes.internalError
 }
+
+/** A thrown value as one line of text: an Error's message, a string, or the value as JSON. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  if (typeof error === 'string') return error
+  try {
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return String(error)
+  }
+}

@@ -60,7 +60,8 @@ export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http/h
 export { createHttpHandler } from './http/handler.js'
 export type { HttpServerOptions, RunningHttpServer } from './http/server.js'
 export { startHttpServer } from './http/server.js'
-export type { MessageTransport, ProtocolServerOptions } from './server/protocol-server.js'
+export type { ProtocolServerOptions } from './server/core.js'
+export type { MessageTransport } from './server/protocol-server.js'
 export { createProtocolServer, ProtocolServer } from './server/protocol-server.js'
 export type { StdioServeOptions } from './stdio/serve.js'
 export { serveStdio } from './stdio/serve.js'
@@ -74,7 +75,7 @@ export { memoryStore } from './store/store.js'
 
 // Tasks (the io.modelcontextprotocol/tasks extension): where task records live
 
-export type { TaskOptions } from './tasks/task-manager.js'
+export type { TaskOptions } from './tasks/task-options.js'
 export type {
   MemoryTaskStoreOptions,
   TaskError,

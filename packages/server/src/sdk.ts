@@ -1,8 +1,7 @@
-// The official MCP SDK's server package (v2), loaded on first use: it costs ~0.25 s to load
-// (zod schemas), and most servers never need what this package takes from it at run time
-// (RFC 6570 URI template matching, the requestState codec). Loaded synchronously through its
-// CommonJS build, so registering a resource template can stay synchronous; every use shares the
-// one copy.
+// The official MCP SDK's server package (v2), loaded on first use: loading it is slow (its zod
+// schemas), and most servers never need what this package takes from it (RFC 6570 URI template
+// matching, the requestState codec). Loaded synchronously through its CommonJS build, so
+// registering a resource template can stay synchronous.
 
 import { createRequire } from 'node:module'
 

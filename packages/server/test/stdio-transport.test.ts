@@ -2,7 +2,8 @@
 
 import { PassThrough } from 'node:stream'
 import { expect, test } from 'vitest'
-import { envelopeProblem, StdioLineTransport } from '../src/stdio/transport.js'
+import { envelopeProblem } from '../src/protocol/message.js'
+import { StdioLineTransport } from '../src/stdio/transport.js'
 
 async function exchange(lines: string[]): Promise<{ delivered: unknown[]; answered: unknown[] }> {
   const input = new PassThrough()

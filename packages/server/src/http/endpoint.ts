@@ -1,5 +1,5 @@
 // What the request pipeline of one Streamable HTTP endpoint shares: built once by
-// createHttpHandler (http-handler.ts) and handed to the POST, GET and DELETE handlers.
+// createHttpHandler (handler.ts) and handed to the POST, GET and DELETE handlers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Refusal } from '../auth/oauth-resource.js'
@@ -30,7 +30,7 @@ export interface HttpEndpoint {
   session(id: string, admission: Admission): SessionEntry | undefined | Promise<SessionEntry | undefined>
   /** Ends a session (DELETE), on every instance when shared. */
   endSession(entry: SessionEntry): Promise<void>
-  /** Serves a 2026-07-28 request (stateless, per request: http-modern.ts); counted already. */
+  /** Serves a 2026-07-28 request (stateless, per request: modern.ts); counted already. */
   serveModern(
     message: RpcRequest,
     request: IncomingMessage,

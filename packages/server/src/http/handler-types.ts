@@ -1,11 +1,11 @@
-// The types of the Streamable HTTP handler (http-handler.ts): its options, with the secure
+// The types of the Streamable HTTP handler (handler.ts): its options, with the secure
 // defaults of docs/architecture.md "HTTP server defaults", and the handler it returns.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { OAuthResource } from '../auth/oauth-resource.js'
 import type { AuthInfo } from '../context.js'
 import type { Runtime, RuntimeOptions } from '../runtime/runtime.js'
-import type { ProtocolServerOptions } from '../server/protocol-server.js'
+import type { ProtocolServerOptions } from '../server/core.js'
 import type { SharedSessions } from '../store/shared-sessions.js'
 import type { GuardOptions } from './guard/request-guard.js'
 

@@ -1,32 +1,14 @@
-// The Streamable HTTP endpoint (MCP 2026-07-28 per request, 2025 revisions in sessions) as a node:http request handler, with the
-// secure defaults of docs/architecture.md "HTTP server defaults". This module puts the parts together and
-// hands each request to the router; each concern lives beside it:
-//   http-handler-types.ts     the handler's options and what it returns
-//   http-routes.ts            where a request goes: the MCP path by method, /healthz, OAuth metadata, 404
-//   http-lifecycle.ts         requests in flight, keep-alives, graceful close
-//   http-admission.ts         Host/Origin checks, CORS preflight, bearer token (403, 204, 401)
-//   http-post.ts              POST: media types, body, JSON-RPC validity, to a session or stateless
-//   body-reader.ts            reading a body within its size limit and deadline (413, 408)
-//   http-session-requests.ts  GET (open or resume an SSE stream) and DELETE (end a session)
-//   session-table.ts          sessions: create, look up, expire (idle, lifetime), cap (all, per client)
-//   client-key.ts             who a client is, for the per-client cap
-//   stateless-exchange.ts     stateless mode: one protocol server per POST
-//   http-modern.ts            a 2026-07-28 request: served on its own, answer as JSON or SSE
-//   http-session.ts           the transport of one session: its exchanges, answered as JSON or SSE
-//   http-session-streams.ts   its SSE streams: framing, the event log for replay, the standalone stream
-//   http-shared-sessions.ts   sessions shared by several instances on a store: adopt, refresh, relay
-//   http-shared-streams.ts    their SSE streams: the standalone stream and resumes from the store
-//   protocol-binding.ts       the seam: what answers the messages (a protocol server)
-//   http-answers.ts           JSON-RPC error answers; refusals close their connection
+// The Streamable HTTP endpoint (MCP 2026-07-28 per request, 2025 revisions in sessions) as a
+// node:http request handler with the secure defaults of docs/architecture.md "HTTP server
+// defaults": it puts the parts of this folder together and hands each request to the router.
 
 import { randomUUID } from 'node:crypto'
 import type { OAuthResource } from '../auth/oauth-resource.js'
-import { rpcCodes } from '../errors.js'
+import { errorMessage, rpcCodes } from '../errors.js'
 import { defaultLegacyVersion } from '../protocol/versions.js'
 import type { ToolRegistry } from '../registry/registry.js'
-import { errorMessage } from '../runtime/calls.js'
 import { createRuntime } from '../runtime/runtime.js'
-import { createServerCore } from '../server/protocol-server.js'
+import { createServerCore } from '../server/core.js'
 import { isLingering, sendError } from './answers.js'
 import { negotiate } from './content-negotiation.js'
 import type { HttpEndpoint } from './endpoint.js'

@@ -1,4 +1,4 @@
-// The HTTP handler's life over time (http-handler.ts): the requests in flight, counted so that a
+// The HTTP handler's life over time (handler.ts): the requests in flight, counted so that a
 // graceful close can wait for them; keep-alive comments every `keepAliveMs` on open SSE streams
 // (calls running longer switch to SSE to get them); and the graceful close itself.
 

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AuthInfo } from '../context.js'
 import type { RpcNotification, RpcRequest } from '../protocol/rpc.js'
-import type { ServerCore } from '../server/protocol-server.js'
+import type { ServerCore } from '../server/core.js'
 import type { Negotiation } from './content-negotiation.js'
 import { sseHeaders } from './sessions/event-log.js'
 

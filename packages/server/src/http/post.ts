@@ -1,4 +1,4 @@
-// POST to the MCP endpoint: media types (415, 406), the body (body-reader.ts), JSON and
+// POST to the MCP endpoint: media types (415, 406), the body (guard/body-reader.ts), JSON and
 // JSON-RPC validity (400), the protocol version header, then the message goes to its session,
 // to a new session (initialize), or to a stateless exchange.
 

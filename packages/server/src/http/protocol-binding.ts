@@ -3,7 +3,8 @@
 // HttpSessionTransport; this module is the one place that puts a protocol server behind one.
 // A session's protocol server lives as long as its transport: closing the transport closes it.
 
-import { ProtocolServer, type ServerCore } from '../server/protocol-server.js'
+import type { ServerCore } from '../server/core.js'
+import { ProtocolServer } from '../server/protocol-server.js'
 import type { HttpSessionTransport } from './sessions/session.js'
 
 /**

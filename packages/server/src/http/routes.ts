@@ -1,5 +1,5 @@
-// Where a request to the HTTP handler (http-handler.ts) goes: on the MCP endpoint's path, once
-// admitted (http-admission.ts), to the POST, GET or DELETE handler by its method (405 for any
+// Where a request to the HTTP handler (handler.ts) goes: on the MCP endpoint's path, once
+// admitted (guard/admission.ts), to the POST, GET or DELETE handler by its method (405 for any
 // other); elsewhere to /healthz, to OAuth's protected-resource metadata, or a 404.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'

@@ -1,6 +1,6 @@
 // A listening node:http server around createHttpHandler, bound to 127.0.0.1 unless told
 // otherwise, hardened against slow clients (short header and request timeouts, a connection cap
-// below the open-file limit, slow connections shed to make room: connection-guard.ts), with a
+// below the open-file limit, slow connections shed to make room: guard/connection-guard.ts), with a
 // graceful close: stop accepting connections, let in-flight calls finish within the grace
 // period, close sessions, then drop idle keep-alive connections.
 

@@ -1,13 +1,34 @@
-// Which kind of JSON-RPC message a parsed POST body is. A message that is not a valid JSON-RPC
-// 2.0 envelope (extra keys, params that are not an object, a fractional id…) is refused with 400
-// here, never handed on to be silently dropped (the envelope rules live in stdio-transport.ts).
+// The JSON-RPC 2.0 envelope as MCP uses it, checked by hand for every transport: why a parsed
+// value is not a message (stdio answers -32600, HTTP refuses with 400), and which kind it is.
 
-import { envelopeProblem } from '../stdio/transport.js'
-import type { RequestId, RpcMessage } from './rpc.js'
+import { isObject, type RequestId, type RpcMessage } from './rpc.js'
 
 export type MessageKind = 'request' | 'notification' | 'response'
 
 export type RequestMessage = RpcMessage & { id: RequestId; method: string }
+
+/** A JSON-RPC id MCP allows: a string or an integer. */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))
+}
+
+/** Why a parsed value is not a JSON-RPC 2.0 message, or undefined when it is one. */
+export function envelopeProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'a message must be a JSON object'
+  if (value.jsonrpc !== '2.0') return '\'jsonrpc\' must be "2.0"'
+  if ('method' in value) {
+    if (typeof value.method !== 'string') return "'method' must be a string"
+    if ('id' in value && !isRequestId(value.id)) return "'id' must be a string or an integer"
+    if ('params' in value && value.params !== undefined && !isObject(value.params))
+      return "'params' must be an object"
+    return undefined
+  }
+  if (!isRequestId(value.id)) return "a response needs an 'id'"
+  if ('result' in value === 'error' in value) return "a response has either 'result' or 'error'"
+  if ('result' in value && !isObject(value.result)) return "'result' must be an object"
+  if ('error' in value && !isObject(value.error)) return "'error' must be an object"
+  return undefined
+}
 
 /** The message's kind, or undefined when it is not a valid JSON-RPC 2.0 message for MCP. */
 export function classify(value: unknown): MessageKind | undefined {
@@ -20,5 +41,5 @@ export function classify(value: unknown): MessageKind | undefined {
 /** The id of an invalid message, when it is one an error answer may echo (else null). */
 export function echoableId(value: unknown): RequestId | null {
   const id = (value as { id?: unknown } | null)?.id
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null
+  return isRequestId(id) ? id : null
 }

@@ -3,8 +3,6 @@
 // handlers; the runtime and the transports serve it. Every definition is checked when it is
 // registered, so a mistake fails at start-up with a message naming it, not at the first call.
 
-import type { UriTemplate } from '@modelcontextprotocol/server'
-import { serverSdk } from '../sdk.js'
 import {
   checkHint,
   checkName,
@@ -18,6 +16,7 @@ import {
   refuse,
   uriPattern,
 } from './checks.js'
+import { TemplateMatchers } from './templates.js'
 import type {
   CachedList,
   CacheHint,
@@ -60,11 +59,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const tools = new Map<string, ToolDefinition>()
   const resources = new Map<string, ResourceDefinition>()
   const resourceTemplates = new Map<string, ResourceTemplateDefinition>()
-  const templateMatchers: Array<{
-    template: UriTemplate
-    definition: ResourceTemplateDefinition
-    specificity: readonly [number, number]
-  }> = []
+  const templateMatchers = new TemplateMatchers()
   const prompts = new Map<string, PromptDefinition>()
   const listeners = new Set<(event: RegistryEvent) => void>()
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
@@ -162,19 +157,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       if (typeof definition.read !== 'function') refuse(`${owner} needs a read function`)
       checkTtl(owner, definition.ttlMs)
       checkScope(owner, definition.cacheScope)
-      let template: UriTemplate
-      try {
-        template = new (serverSdk().UriTemplate)(uriTemplate)
-      } catch (error) {
-        refuse(`invalid URI template '${uriTemplate}': ${(error as Error).message}`, error)
-      }
-      for (const variable of Object.keys(definition.complete ?? {})) {
-        if (!template.variableNames.includes(variable))
-          refuse(`${owner}: completion for unknown variable '${variable}'`)
-      }
       const frozen = Object.freeze({ ...definition })
+      templateMatchers.add(frozen, owner)
       resourceTemplates.set(uriTemplate, frozen)
-      templateMatchers.push({ template, definition: frozen, specificity: specificityOf(uriTemplate) })
       changed('resources')
       return registry
     },
@@ -201,20 +186,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     findResource(uri) {
       const resource = resources.get(uri)
       if (resource !== undefined) return { uri, resource, variables: {} }
-      // The most specific template that matches wins (longest literal prefix, then most literal
-      // characters), not the first registered: a broad template (`demo://{+any}`) added earlier
-      // never takes the reads of a narrower one.
-      let best:
-        | { definition: ResourceTemplateDefinition; variables: Record<string, string | string[]> }
-        | undefined
-      let bestSpecificity: readonly [number, number] = [-1, -1]
-      for (const { template, definition, specificity } of templateMatchers) {
-        if (!moreSpecific(specificity, bestSpecificity)) continue
-        const variables = template.match(uri)
-        if (variables === null) continue
-        best = { definition, variables }
-        bestSpecificity = specificity
-      }
+      const best = templateMatchers.match(uri)
       return best === undefined ? undefined : { uri, resource: best.definition, variables: best.variables }
     },
     async resolveTool(name, signal) {
@@ -240,8 +212,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     },
     removeResourceTemplate(uriTemplate) {
       if (!resourceTemplates.delete(uriTemplate)) return false
-      const at = templateMatchers.findIndex(({ definition }) => definition.uriTemplate === uriTemplate)
-      if (at !== -1) templateMatchers.splice(at, 1)
+      templateMatchers.remove(uriTemplate)
       return changed('resources')
     },
     removePrompt(name) {
@@ -311,15 +282,4 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   }
   Object.defineProperty(registry, registryBrand, { value: true })
   return registry
-}
-
-/** How specific a URI template is: its literal prefix's length, then its literal characters. */
-export function specificityOf(uriTemplate: string): readonly [number, number] {
-  const brace = uriTemplate.indexOf('{')
-  const prefix = brace === -1 ? uriTemplate.length : brace
-  return [prefix, uriTemplate.replace(/\{[^}]*\}/g, '').length]
-}
-
-function moreSpecific(a: readonly [number, number], b: readonly [number, number]): boolean {
-  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
 }

@@ -8,7 +8,7 @@ import { formatProblems, validateArguments } from '@mcp-kit/schema'
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import { principalOf } from '../auth/principal.js'
 import type { HandlerContext } from '../context.js'
-import { ServerError } from '../errors.js'
+import { errorMessage, ServerError } from '../errors.js'
 import { isInputRequired } from '../protocol/input-required.js'
 import type { RequestContext } from '../protocol/request-context.js'
 import { printable, RpcFailure } from '../protocol/rpc.js'
@@ -19,16 +19,6 @@ import { toCallToolResult, toGetPromptResult, toolErrorResult, toReadResourceRes
 import type { RuntimeInternals, RuntimeOptions } from './types.js'
 
 const passed = { ok: true } as const
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  if (typeof error === 'string') return error
-  try {
-    return JSON.stringify(error) ?? String(error)
-  } catch {
-    return String(error)
-  }
-}
 
 /**
  * Errors a handler's call must let through to the edge instead of turning them into a tool error

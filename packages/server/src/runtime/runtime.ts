@@ -1,9 +1,9 @@
 // The runtime executes a registry (the "embedded runtime"). The transports call it for every
 // request, and applications can call it in-process, so both paths give the same results,
-// errors and traces. This module assembles it: the calls (runtime-calls.ts: validation, the
+// errors and traces. This module assembles it: the calls (calls.ts: validation, the
 // resource cache, error mapping, traces) run in the transport's context or, in-process, in one
 // from embedded-context.ts; the lists are cached until the registry changes; completions ask the
-// registry's completers. Its types are in runtime-types.ts.
+// registry's completers. Its types are in types.ts.
 
 import type {
   Prompt,

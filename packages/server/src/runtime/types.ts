@@ -1,6 +1,6 @@
 // The embedded runtime's types: its options, the options of an in-process call, completions,
 // the Runtime interface (implemented in runtime.ts) and the context-taking entry points the
-// transports use (runtime-calls.ts).
+// transports use (calls.ts).
 
 import type {
   CallToolResult,

@@ -3,12 +3,11 @@
 // resource-updated notifications; the server-to-client requests (elicitation, sampling, roots)
 // that a handler's questions become in this era are legacy-questions.ts's. Written instead of
 // using the SDK's Server so both eras share one dispatch, one params check and one error
-// mapping — and so bad params get -32602 with one line instead of a zod dump (tooling/bench:
-// also the HTTP hot path).
+// mapping, and bad params get -32602 with one line instead of a zod dump.
 
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
-import { type Era, failureOf } from '../protocol/failure.js'
+import { failureOf } from '../protocol/failure.js'
 import { isInputRequired } from '../protocol/input-required.js'
 import { checkNesting, loggingLevel, paramsObject, requiredString } from '../protocol/params.js'
 import { RequestContext } from '../protocol/request-context.js'
@@ -23,7 +22,7 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from '../protocol/rpc.js'
-import { isLegacyVersion, legacyVersions } from '../protocol/versions.js'
+import { type Era, isLegacyVersion, legacyVersions } from '../protocol/versions.js'
 import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
 

@@ -3,7 +3,7 @@
 // the spec's validation ladder (the SDK's `classifyInboundRequest` follows it too): version claim
 // and header cross-check, envelope, method, standard headers, params, parameter headers. Results
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
-// questions a handler asks end the round with `input_required` (input-required.ts).
+// questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
 import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema'
 import { principalOf } from '../auth/principal.js'

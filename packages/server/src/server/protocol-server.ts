@@ -1,105 +1,15 @@
-// The server side of MCP for one registry, in both protocol eras. `createServerCore` builds what
-// every connection shares (the method table, the 2026-07-28 handler, identity and
-// capabilities); a ProtocolServer serves one message connection (stdio, one 2025-11-25 HTTP
-// session, any SDK-style transport): a request whose `_meta` claims a 2026-07-28 version is
+// A ProtocolServer serves one message connection (stdio, one 2025-11-25 HTTP session, any
+// SDK-style transport) in both eras: a request whose `_meta` claims a 2026-07-28 version is
 // answered statelessly, everything else belongs to the connection's 2025-era session — so one
 // stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
 
-import type { Implementation } from '../context.js'
-import { createStateCodec, type StateCodec } from '../protocol/input-required.js'
-import { isObject, type RequestId, type RpcMessage, type RpcRequest } from '../protocol/rpc.js'
+import type { RequestId, RpcMessage, RpcRequest } from '../protocol/rpc.js'
+import { isObject } from '../protocol/rpc.js'
 import { metaKeys } from '../protocol/versions.js'
 import type { RegistryEvent } from '../registry/registry.js'
-import { type Runtime, runtimeInternals } from '../runtime/runtime.js'
-import { TaskManager, type TaskOptions } from '../tasks/task-manager.js'
-import { tasksExtension } from '../tasks/task-wire.js'
+import type { Runtime } from '../runtime/runtime.js'
+import { createServerCore, type ProtocolServerOptions, type ServerCore } from './core.js'
 import { LegacySession, type MessageExtra, type SessionState } from './legacy-session.js'
-import { type MethodHandler, sharedMethods } from './methods.js'
-import { createModernHandler, type ModernHandler } from './modern.js'
-import type { ChangeFeed } from './subscriptions.js'
-
-export const packageVersion = '0.1.0'
-
-export interface ProtocolServerOptions {
-  /** serverInfo.name (default "mcp-kit"). */
-  name?: string
-  /** serverInfo.version (default this package's version). */
-  version?: string
-  /** Told to clients (initialize, server/discover): how to use this server. */
-  instructions?: string
-  /**
-   * Key of the HMAC that protects 2026-07-28 `requestState` (32+ bytes). Every instance that may
-   * receive a client's retry needs the same key; default: a random key per process.
-   */
-  stateKey?: Uint8Array | string
-  /** Where 2026-07-28 subscriptions hear about changes (default: the registry's events). */
-  changes?: ChangeFeed
-  /**
-   * Tasks (the io.modelcontextprotocol/tasks extension of 2026-07-28, for tools that declare
-   * `taskSupport`): where records live, how long results are kept, the suggested poll interval.
-   */
-  tasks?: TaskOptions
-  /**
-   * A 2025-era question to the client (elicitation, sampling, roots) that gets no answer this
-   * long fails, so the tool that asked ends with an error instead of waiting for ever (default
-   * 600 000 ms; 0: no limit). 2026-07-28 questions are the client's retries and never wait here.
-   */
-  questionTimeoutMs?: number
-  /** Diagnostics for the operator (never sent to clients). */
-  onError?: (error: Error) => void
-}
-
-/** What every connection of one server shares. */
-export interface ServerCore {
-  readonly runtime: Runtime
-  readonly serverInfo: Implementation
-  readonly instructions: string | undefined
-  readonly legacyCapabilities: Record<string, unknown>
-  readonly methods: ReadonlyMap<string, MethodHandler>
-  readonly modern: ModernHandler
-  readonly stateCodec: StateCodec
-  readonly report: ((error: Error) => void) | undefined
-  /** The change feed shared by every instance, when one was given (2025 sessions on a store use it). */
-  readonly changes: ChangeFeed | undefined
-  readonly questionTimeoutMs: number
-}
-
-export function createServerCore(runtime: Runtime, options: ProtocolServerOptions = {}): ServerCore {
-  const serverInfo = { name: options.name ?? 'mcp-kit', version: options.version ?? packageVersion }
-  const methods = sharedMethods(runtime, runtimeInternals(runtime))
-  const stateCodec = createStateCodec(options.stateKey)
-  const capabilities = {
-    tools: { listChanged: true },
-    resources: { subscribe: true, listChanged: true },
-    prompts: { listChanged: true },
-    logging: {},
-    completions: {},
-  }
-  // The tasks extension exists in 2026-07-28 only (SEP-2663 "Backward Compatibility").
-  const modernCapabilities = { ...capabilities, extensions: { [tasksExtension]: {} } }
-  return {
-    runtime,
-    serverInfo,
-    instructions: options.instructions,
-    legacyCapabilities: capabilities,
-    methods,
-    stateCodec,
-    report: options.onError,
-    changes: options.changes,
-    questionTimeoutMs: options.questionTimeoutMs ?? 600_000,
-    modern: createModernHandler({
-      serverInfo,
-      instructions: options.instructions,
-      capabilities: modernCapabilities,
-      registry: runtime.registry,
-      methods,
-      stateCodec,
-      changes: options.changes,
-      tasks: new TaskManager(options.tasks, options.onError),
-      report: options.onError,
-    }),
-  }
-}
 
 /** The transport shape a ProtocolServer runs on (the MCP SDK's Transport fits). */
 export interface MessageTransport {

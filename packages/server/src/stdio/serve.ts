@@ -7,7 +7,8 @@ import type { Readable, Writable } from 'node:stream'
 import type { RpcMessage } from '../protocol/rpc.js'
 import type { ToolRegistry } from '../registry/registry.js'
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime/runtime.js'
-import { createProtocolServer, type ProtocolServerOptions } from '../server/protocol-server.js'
+import type { ProtocolServerOptions } from '../server/core.js'
+import { createProtocolServer } from '../server/protocol-server.js'
 import { StdioLineTransport } from './transport.js'
 
 export interface StdioServeOptions extends ProtocolServerOptions, RuntimeOptions {

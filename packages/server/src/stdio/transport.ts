@@ -1,38 +1,12 @@
 // The server side of stdio: newline-delimited JSON-RPC in on stdin, out on stdout. Ours rather
-// than the SDK's StdioServerTransport for two reasons: the SDK's checks every line with zod
-// (measurable under `put`, tooling/bench) and drops what fails without an answer, which leaves
-// a client waiting; this one answers unparseable lines with -32700 and malformed requests
-// with -32600, checking the envelope by hand.
+// than the SDK's StdioServerTransport, which drops lines that fail its checks without an answer
+// and leaves the client waiting: this one answers an unparseable line with -32700 and a
+// malformed request with -32600.
 
 import type { Readable, Writable } from 'node:stream'
-import type { RpcMessage } from '../protocol/rpc.js'
+import { envelopeProblem, isRequestId } from '../protocol/message.js'
+import { isObject, type RpcMessage } from '../protocol/rpc.js'
 import type { MessageTransport } from '../server/protocol-server.js'
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))
-}
-
-/** Why a parsed value is not a JSON-RPC 2.0 message, or undefined when it is one. */
-export function envelopeProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'a message must be a JSON object'
-  if (value.jsonrpc !== '2.0') return '\'jsonrpc\' must be "2.0"'
-  if ('method' in value) {
-    if (typeof value.method !== 'string') return "'method' must be a string"
-    if ('id' in value && !isId(value.id)) return "'id' must be a string or an integer"
-    if ('params' in value && value.params !== undefined && !isObject(value.params))
-      return "'params' must be an object"
-    return undefined
-  }
-  if (!isId(value.id)) return "a response needs an 'id'"
-  if ('result' in value === 'error' in value) return "a response has either 'result' or 'error'"
-  if ('result' in value && !isObject(value.result)) return "'result' must be an object"
-  if ('error' in value && !isObject(value.error)) return "'error' must be an object"
-  return undefined
-}
 
 export class StdioLineTransport implements MessageTransport {
   onclose?: () => void
@@ -73,8 +47,7 @@ export class StdioLineTransport implements MessageTransport {
   readonly #onError = (error: Error) => this.onerror?.(error)
 
   // A line's pieces wait in #partial until its newline comes; only the new chunk is searched, so
-  // a line arriving in many chunks costs its length once (re-splitting the whole partial line on
-  // every chunk made a 16 MB line take seconds: tooling/fuzz).
+  // a line arriving in many chunks costs its length once, however many chunks it takes.
   readonly #onData = (chunk: string) => {
     let start = 0
     let newline = chunk.indexOf('\n')
@@ -111,7 +84,7 @@ export class StdioLineTransport implements MessageTransport {
       this.onmessage?.(value as RpcMessage)
       return
     }
-    const id = isObject(value) && isId(value.id) && 'method' in value ? value.id : null
+    const id = isObject(value) && isRequestId(value.id) && 'method' in value ? value.id : null
     // A malformed response or notification has no one to answer; a request is told what was wrong.
     if (id !== null || !isObject(value) || !('method' in value)) {
       void this.send({

@@ -76,10 +76,10 @@ export function redisTaskStore(
   const commands = guarded(redis)
   const keyOf = (taskId: string) => `${prefix}task:${taskId}`
   const index = `${prefix}task-index`
-  // The index of earlier versions (a set of every id): nothing reads it any more.
+  // A set of every id, which older releases kept as the index: nothing reads it, so it is dropped.
   const legacyIndex = `${prefix}tasks`
-  // Not the `tasks` channel of earlier versions, which published whole records: instances of
-  // both versions sharing a prefix (a rolling upgrade) must not take each other's messages.
+  // Not `tasks`, the channel on which older releases publish whole records: instances of both
+  // releases sharing a prefix (a rolling upgrade) must not take each other's messages.
   const channel = 'task-notices'
   const watchers = new Set<{ listener: (record: TaskRecord) => void; wants?: (taskId: string) => boolean }>()
   /** Names this instance's writes in their notices (it hears its own, and has told its watchers). */

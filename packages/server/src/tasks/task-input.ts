@@ -8,12 +8,17 @@ import type { ClientCapabilities, InputRequest } from '../context.js'
 import { ServerError } from '../errors.js'
 import { capabilitiesFor, missingCapabilityError, validAnswer } from '../protocol/input-required.js'
 import { type InputChannel, missingCapabilities } from '../protocol/request-context.js'
-import type { TaskManager } from './task-manager.js'
-import { isTerminal, type TaskRecord } from './task-store.js'
+import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js'
+
+/** What the channel needs of the TaskManager running the task. */
+export interface TaskHost {
+  readonly store: TaskStore
+  runsHere(taskId: string): boolean
+}
 
 /** The questions of one task (the channel its handler's context asks through once it is a task). */
 export class TaskInputChannel implements InputChannel {
-  readonly #manager: TaskManager
+  readonly #manager: TaskHost
   readonly #taskId: string
   readonly #capabilities: ClientCapabilities | undefined
   readonly #signal: AbortSignal
@@ -21,7 +26,7 @@ export class TaskInputChannel implements InputChannel {
   readonly #keys = new Set<string>()
 
   constructor(
-    manager: TaskManager,
+    manager: TaskHost,
     taskId: string,
     capabilities: ClientCapabilities | undefined,
     signal: AbortSignal,

@@ -1,13 +1,8 @@
-// Runs tasks for one server instance: creates records in the TaskStore, keeps what only this
-// process can hold (the work's AbortController, the record as last seen, an end the store has
-// not taken yet) in a map beside it, settles a task when its work ends, renews its lease while
-// the work runs, and answers the task methods' reads and writes for tasks run anywhere (a task's
-// questions, and the handler waiting for their answers, are task-input.ts's). A task whose owner stopped renewing its lease
-// (the instance went away) is failed by whoever reads it next, so clients never poll forever.
-// A shared store may go away for a while: the end of a task is then tried again until the store
-// takes it (the task stays this instance's meanwhile, its lease renewed); when the store comes
-// back, the owner writes back the records of its running tasks it lost (a Redis restarted
-// without persistence), and nobody judges leases until the owners had a lease's time to renew.
+// Runs tasks for one server instance: records in the TaskStore, and beside them what only this
+// process can hold (the work's AbortController, the record as last seen, an end the store has not
+// taken yet); settles a task when its work ends, and answers the task methods for tasks run
+// anywhere. A task whose owner stopped renewing its lease is failed by whoever reads it next, so
+// clients never poll forever; an end the store could not take is tried again until it does.
 
 import { randomUUID } from 'node:crypto'
 import { ServerError } from '../errors.js'
@@ -15,35 +10,10 @@ import { failureOf } from '../protocol/failure.js'
 import { invalidParams } from '../protocol/rpc.js'
 import { endTask, storeEnd } from './task-ending.js'
 import { takeAnswers } from './task-input.js'
+import type { TaskOptions } from './task-options.js'
 import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './task-store.js'
 import { restoreRecords, startUpkeep } from './task-upkeep.js'
 import { taskNotFound } from './task-wire.js'
-
-export interface TaskOptions {
-  /** Where task records live (default: in this process's memory). */
-  store?: TaskStore
-  /** How long a finished task and its result stay readable after it ends, in ms (default 1 hour). */
-  keepMs?: number
-  /** The polling interval suggested to clients, in ms (default 1000). */
-  pollIntervalMs?: number
-  /** How long an instance vouches for a running task between renewals, in ms (default 30 000). */
-  leaseMs?: number
-  /** This instance's name in task records (default: a random id). */
-  instanceId?: string
-  /**
-   * Lend task support to tools that do not declare `taskSupport`: their calls that run longer
-   * than this many ms become tasks, for clients that declared the extension (default: none).
-   */
-  afterMs?: number
-  /**
-   * The most tasks running in this instance at once (default 1000), and for one OAuth principal
-   * (a user or a client acting for itself, auth/principal.ts; default a quarter of that). A task outlives its request, so without a bound one
-   * client could start work without end over a few connections. Past it, a tool whose tasks are
-   * optional answers in the request (bounded by connections); one that requires them is refused.
-   */
-  maxRunning?: number
-  maxRunningPerPrincipal?: number
-}
 
 interface LocalTask {
   controller: AbortController

@@ -3,7 +3,7 @@
 // sends nothing but its result and the client accepts JSON, or as an SSE stream as soon as a
 // related notification or server→client request must reach the client first (or the client
 // prefers SSE, or the call runs long). The streams themselves (SSE framing, the event log
-// behind Last-Event-ID replay, the standalone GET stream) are http-session-streams.ts's.
+// behind Last-Event-ID replay, the standalone GET stream) are streams.ts's.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { AuthInfo } from '../../context.js'
@@ -56,7 +56,7 @@ export class HttpSessionTransport implements MessageTransport {
   closed = false
   /** Set when several instances share the session (store/shared-sessions.ts). */
   sessionLink?: SessionLink
-  /** When a shared session's copy here was last checked against the store (http-shared-sessions.ts). */
+  /** When a shared session's copy here was last checked against the store (shared-sessions.ts). */
   storeCheckedAt?: number
   readonly exchanges = new Map<RequestId, Exchange>()
   readonly #hub: SessionHub

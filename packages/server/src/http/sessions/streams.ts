@@ -1,9 +1,9 @@
-// The SSE streams of one Streamable HTTP session (http-session.ts owns the exchanges they
+// The SSE streams of one Streamable HTTP session (session.ts owns the exchanges they
 // answer): their response headers, event ids, the `retry` hint and, for 2025-11-25 sessions, a
-// priming event first. Events stay in a bounded log (sse-event-log.ts) until their stream has
+// priming event first. Events stay in a bounded log (event-log.ts) until their stream has
 // been delivered in full, so a client can resume with Last-Event-ID after a disconnect or a
 // server-side close (SEP-1699). The standalone GET stream is held here, or, when several
-// instances share the session, followed in the store (http-shared-streams.ts).
+// instances share the session, followed in the store (shared-streams.ts).
 
 import type { ServerResponse } from 'node:http'
 import type { RequestId } from '../../protocol/rpc.js'
