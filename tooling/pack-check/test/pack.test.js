@@ -18,6 +18,7 @@ const published = [
   'packages/client',
   'packages/server',
   'packages/gateway',
+  'packages/openapi',
   'apps/mcp-kit',
 ]
 
@@ -46,8 +47,8 @@ afterAll(async () => {
 })
 
 describe('the packed packages', () => {
-  it('are six tarballs whose manifests have no workspace: or catalog: leftovers', async () => {
-    expect(tarballs).toHaveLength(6)
+  it('are seven tarballs whose manifests have no workspace: or catalog: leftovers', async () => {
+    expect(tarballs).toHaveLength(7)
     for (const tarball of tarballs) {
       const { stdout } = await run('tar', ['-xOzf', tarball, 'package/package.json'])
       expect(stdout, tarball).not.toMatch(/workspace:|catalog:/)
@@ -80,17 +81,22 @@ describe('the packed packages', () => {
         '@mcp-kit/client': ['connect', 'ClientError'],
         '@mcp-kit/server': ['createToolRegistry'],
         '@mcp-kit/gateway': ['createGateway', 'readGatewayConfig'],
+        '@mcp-kit/openapi': ['loadOpenApi', 'createOpenApiRegistry', 'openApiTools'],
       }
       for (const [name, exports] of Object.entries(checks)) {
         const module = await import(name)
         for (const key of exports) if (typeof module[key] !== 'function') throw new Error(name + ' lacks ' + key)
       }
+      const { loadOpenApi, openApiTools } = await import('@mcp-kit/openapi')
+      const api = await loadOpenApi({ openapi: '3.1.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://api.example.com' }],
+        paths: { '/x': { get: { operationId: 'getX', responses: { 200: { description: 'ok' } } } } } })
+      if (openApiTools(api)[0]?.name !== 'getX') throw new Error('@mcp-kit/openapi made no tool')
       const { validateArguments } = await import('@mcp-kit/schema')
       if (validateArguments({ a: 1 }, { type: 'object', properties: { a: { type: 'string' } } }).ok) throw new Error('ajv did not run')
       console.log('ok')`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
-    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway']) {
+    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway', 'openapi']) {
       const { stdout: types } = await run('ls', [
         join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
       ])
