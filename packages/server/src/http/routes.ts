@@ -7,9 +7,9 @@ import type { OAuthResource } from '../auth/oauth-resource.js'
 import { rpcCodes } from '../errors.js'
 import { refuse, sendError } from './answers.js'
 import type { HttpEndpoint } from './endpoint.js'
+import { handleDelete, handleGet } from './get-delete.js'
 import { type Admission, type Admit, allowedMethods } from './guard/admission.js'
 import { handlePost } from './post.js'
-import { handleDelete, handleGet } from './sessions/requests.js'
 
 export interface RouterOptions {
   /** The MCP endpoint's path. */

@@ -2,13 +2,13 @@
 // session's standalone SSE stream or resumes one from Last-Event-ID; DELETE ends the session.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { rpcCodes } from '../../errors.js'
-import { isLegacyVersion } from '../../protocol/versions.js'
-import { headerValue, refuse, sendError, storeUnreachable } from '../answers.js'
-import { negotiate } from '../content-negotiation.js'
-import type { HttpEndpoint } from '../endpoint.js'
-import type { Admission } from '../guard/admission.js'
-import type { SessionEntry } from './table.js'
+import { rpcCodes } from '../errors.js'
+import { isLegacyVersion } from '../protocol/versions.js'
+import { headerValue, refuse, sendError, storeUnreachable } from './answers.js'
+import { negotiate } from './content-negotiation.js'
+import type { HttpEndpoint } from './endpoint.js'
+import type { Admission } from './guard/admission.js'
+import type { SessionEntry } from './sessions/table.js'
 
 /** A stateless server has neither GET streams nor sessions to delete: 405, naming what is missing. */
 function refusedWhenStateless(
