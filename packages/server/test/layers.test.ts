@@ -1,0 +1,167 @@
+// Pins the layers of src/ (docs/architecture.md "Layers of the server"): which folder may import
+// which, and no import cycles between folders or between files. A new dependency between folders
+// is a conscious act (add it to the table), as exports.test.ts does for the public API.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { describe, expect, test } from 'vitest'
+
+/**
+ * What each folder of src/ may import besides itself and the files at the top of src/ (errors,
+ * context, trace, sdk), lowest layer first.
+ */
+const mayImport: Record<string, string[]> = {
+  protocol: [],
+  registry: [],
+  auth: [],
+  runtime: ['protocol', 'registry', 'auth'],
+  tasks: ['protocol', 'registry'],
+  server: ['protocol', 'registry', 'runtime', 'tasks', 'auth'],
+  store: ['protocol', 'registry', 'tasks', 'server'],
+  stdio: ['protocol', 'registry', 'runtime', 'server'],
+  http: ['protocol', 'registry', 'runtime', 'server', 'store', 'auth'],
+}
+
+/** What no change to the table above may allow: [importer, imported]. */
+const neverImports: Array<[string, string]> = [
+  ['protocol', 'http'],
+  ['protocol', 'stdio'],
+  ['protocol', 'server'],
+  ['registry', 'runtime'],
+  ['registry', 'http'],
+  ['registry', 'stdio'],
+  ['store', 'http'],
+  ['store', 'stdio'],
+  ['http', 'stdio'],
+  ['stdio', 'http'],
+  ['http/guard', 'http/sessions'],
+  ['http/sessions', 'http/guard'],
+]
+
+const src = fileURLToPath(new URL('../src/', import.meta.url))
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : []
+  })
+}
+
+/** src-relative path with forward slashes. */
+const pathOf = (file: string) => relative(src, file).split(sep).join('/')
+
+/** Every relative import of every source file (static, type-only, re-exports and import()), by src-relative path. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of sourceFiles(src)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
+    const targets = importedFiles
+      .map(({ fileName }) => fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => pathOf(resolve(dirname(file), name.replace(/\.js$/, '.ts'))))
+    graph.set(pathOf(file), targets)
+  }
+  return graph
+}
+
+/** The folder a path belongs to (`http`, or `http/guard` when `depth` is 2); '' at the top of src/. */
+function folderOf(path: string, depth = 1): string {
+  const parts = path.split('/').slice(0, -1)
+  return parts.slice(0, depth).join('/')
+}
+
+/** Strongly connected components with more than one node (Tarjan): the cycles. */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  let next = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  const visit = (node: string) => {
+    index.set(node, next)
+    low.set(node, next++)
+    stack.push(node)
+    onStack.add(node)
+    for (const target of edges.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target)
+        low.set(node, Math.min(low.get(node) as number, low.get(target) as number))
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(target) as number))
+      }
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component: string[] = []
+    let member: string | undefined
+    do {
+      member = stack.pop() as string
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== node)
+    if (component.length > 1) found.push(component.sort())
+  }
+  for (const node of edges.keys()) if (!index.has(node)) visit(node)
+  return found
+}
+
+const graph = importGraph()
+/** Imports that cross from one folder to another: `from -> to` per file. */
+const crossing = [...graph].flatMap(([from, targets]) =>
+  targets.filter((to) => folderOf(to, 2) !== folderOf(from, 2)).map((to) => ({ from, to })),
+)
+
+test('the graph is read: every file of src/ is in it, and imports resolve to files', () => {
+  expect(graph.size).toBeGreaterThan(50)
+  const missing = [...graph.values()].flat().filter((target) => !graph.has(target))
+  expect(missing).toEqual([])
+})
+
+test('every folder of src/ has its place in the table', () => {
+  const folders = new Set([...graph.keys()].map((path) => folderOf(path)).filter((folder) => folder !== ''))
+  expect([...folders].sort()).toEqual(Object.keys(mayImport).sort())
+})
+
+describe('each folder imports only the layers below it', () => {
+  test.each(Object.entries(mayImport))('%s/ imports only from %j and the top of src/', (folder, allowed) => {
+    const outside = crossing
+      .filter(({ from, to }) => folderOf(from) === folder && folderOf(to) !== folder)
+      .filter(({ to }) => folderOf(to) !== '' && !allowed.includes(folderOf(to)))
+      .map(({ from, to }) => `${from} -> ${to}`)
+    expect(outside).toEqual([])
+  })
+})
+
+test.each(neverImports)('%s/ never imports %s/', (importer, imported) => {
+  const depth = importer.split('/').length
+  const found = crossing
+    .filter(({ from, to }) => folderOf(from, depth) === importer && folderOf(to, depth) === imported)
+    .map(({ from, to }) => `${from} -> ${to}`)
+  expect(found).toEqual([])
+})
+
+test('the files at the top of src/ (but the entry) import no folder', () => {
+  const found = crossing
+    .filter(({ from, to }) => folderOf(from) === '' && from !== 'index.ts' && folderOf(to) !== '')
+    .map(({ from, to }) => `${from} -> ${to}`)
+  expect(found).toEqual([])
+})
+
+test('no import cycle between folders', () => {
+  const edges = new Map<string, Set<string>>()
+  for (const { from, to } of crossing) {
+    if (from === 'index.ts') continue
+    const [a, b] = [folderOf(from) || '(top)', folderOf(to) || '(top)']
+    if (a === b) continue
+    if (!edges.has(a)) edges.set(a, new Set())
+    edges.get(a)?.add(b)
+  }
+  expect(cycles(edges)).toEqual([])
+})
+
+test('no import cycle between files (type-only imports included, as madge --circular counts them)', () => {
+  const edges = new Map([...graph].map(([from, targets]) => [from, new Set(targets)]))
+  expect(cycles(edges)).toEqual([])
+})
