@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { connect, type Session } from '@mcp-kit/client'
 import { fixtureServers, inspectorCli, node22Path } from '@mcp-kit/fixtures'
 import { type PetsApi, startPetsApi } from '@mcp-kit/fixtures/rest-api'
+import { writeSecrets } from '@mcp-kit/profiles'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCli, startServe, stopStarted } from './helpers.js'
 
@@ -158,6 +159,58 @@ describe('serve --openapi URL --port N', () => {
     const wrongKind = await runCli(['cat', `mcp+${url}?tool=createPet`, 'name=Rex', 'species=horse'])
     expect(wrongKind.code).toBe(2)
     expect(api.requests.length).toBe(before)
+  })
+})
+
+describe('credentials for the API', () => {
+  it('fills --openapi-header from the secret store and the environment, off the command line', async () => {
+    const home = join(scratch, 'home')
+    await writeSecrets({ 'pets-key': api.apiKey }, { env: { MCP_KIT_HOME: home } })
+    for (const [header, env] of [
+      ['X-Api-Key: ${secret:pets-key}', { MCP_KIT_HOME: home }],
+      ['X-Api-Key: ${PETS_KEY}', { PETS_KEY: api.apiKey }],
+    ] as const) {
+      const { url } = await startServe(
+        ['--openapi', api.specUrl, '--openapi-header', header, '--port', '0'],
+        env,
+      )
+      const created = records(
+        (await runCli(['cat', `mcp+${url}?tool=createPet`, 'name=Ida', 'species=cat'])).stdout,
+      )
+      const deleted = await runCli([
+        'cat',
+        `mcp+${url}?tool=deletePet`,
+        `petId=${(created[0] as { id: number }).id}`,
+      ])
+      expect(deleted.code, deleted.stdout).toBe(0)
+      expect(api.requests.at(-1)?.headers['x-api-key']).toBe(api.apiKey)
+      await stopStarted()
+    }
+    const missing = await runCli(
+      ['serve', '--openapi', api.specUrl, '--openapi-header', 'X-Api-Key: ${secret:nope}'],
+      {
+        env: { MCP_KIT_HOME: home },
+      },
+    )
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain("secret 'nope' is not in your secret store")
+  })
+
+  it('takes security scheme credentials from MCP_KIT_OPENAPI_<SCHEME>', async () => {
+    const { url } = await startServe(['--openapi', api.specUrl, '--port', '0'], {
+      MCP_KIT_OPENAPI_APIKEY: api.apiKey,
+    })
+    const created = records(
+      (await runCli(['cat', `mcp+${url}?tool=createPet`, 'name=Lou', 'species=dog'])).stdout,
+    )
+    expect(api.requests.at(-1)?.headers['x-api-key']).toBeUndefined()
+    const deleted = await runCli([
+      'cat',
+      `mcp+${url}?tool=deletePet`,
+      `petId=${(created[0] as { id: number }).id}`,
+    ])
+    expect(deleted.code, deleted.stdout).toBe(0)
+    expect(api.requests.at(-1)?.headers['x-api-key']).toBe(api.apiKey)
   })
 })
 

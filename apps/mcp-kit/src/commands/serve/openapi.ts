@@ -83,6 +83,27 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
   })
 }
 
+/**
+ * `${NAME}` and `${secret:KEY}` in `--openapi-header` values, from the environment and the secret
+ * store (`mcp-kit profile secret set KEY`), so a key need not be on the command line (ps shows it).
+ */
+async function fillHeaders(target: OpenApiTarget, io: Io): Promise<void> {
+  const headers = target.options.headers
+  if (headers === undefined || !Object.values(headers).some((value) => value.includes('${'))) return
+  const { readSecrets, substituteString } = await import('@mcp-kit/profiles')
+  const secrets = Object.values(headers).some((value) => value.includes('${secret:'))
+    ? await readSecrets({ env: io.env })
+    : {}
+  const variables: Record<string, string | undefined> = { ...io.env }
+  for (const [key, value] of Object.entries(secrets)) variables[`secret:${key}`] = value
+  target.options.headers = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      substituteString(value, variables, { file: '--openapi-header', field: name }),
+    ]),
+  )
+}
+
 /** A namespace for an unnamed document served beside others: its title, else `openapi`. */
 function derivedName(document: OpenApiDocument): string {
   const slug = document.title
@@ -137,8 +158,10 @@ async function configTargets(
  */
 export async function loadApisFor(args: ServeArguments, io: Io): Promise<ServedApis> {
   const fromConfig = await configTargets(args, io)
-  const targets = [...openApiTargets(args), ...fromConfig.targets]
+  const flagged = openApiTargets(args)
+  const targets = [...flagged, ...fromConfig.targets]
   if (targets.length === 0) return { apis: [], upstreamNames: [] }
+  for (const target of flagged) await fillHeaders(target, io)
   const { loadOpenApi } = await import('@mcp-kit/openapi')
   const apis: LoadedApi[] = []
   for (const target of targets) {
