@@ -36,7 +36,7 @@ export function builder(yargs: Argv) {
       type: 'string',
       array: true,
       describe:
-        "'Name: value': send this header with every request to the API (credentials of its security schemes also come from $MCP_KIT_OPENAPI_<SCHEME>)",
+        "'Name: value': send this header with every request to the API; ${NAME} and ${secret:KEY} in the value come from the environment and the secret store (credentials of its security schemes also come from $MCP_KIT_OPENAPI_<SCHEME>)",
     })
     .option('openapi-include', {
       type: 'string',
