@@ -4,8 +4,8 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { Connection } from '../src/protocol/connection.js'
-import { latestProtocolVersion, supportedProtocolVersions } from '../src/protocol/legacy-protocol.js'
 import { RpcError } from '../src/protocol/rpc-error.js'
+import { latestProtocolVersion, supportedProtocolVersions } from '../src/protocol/versions.js'
 
 type Message = Record<string, unknown>
 

@@ -1,8 +1,5 @@
-// Where OAuth credentials live: one JSON file per user (mode 0600, in a 0700 directory under the
-// user's config directory), holding client registrations keyed by authorization server (issuer)
-// and tokens keyed by MCP server URL (each stamped with the issuer that granted them). Writes take
-// a lock and replace the file atomically, so commands refreshing at the same time cannot corrupt
-// it. An in-memory store serves tests and one-off clients.
+// Where OAuth credentials live: one JSON file per user (0600, in a 0700 directory), written under a lock
+// and replaced atomically so concurrent refreshes cannot corrupt it; or in memory, for tests.
 
 import { randomBytes } from 'node:crypto'
 import {
@@ -41,6 +38,10 @@ export interface TokenEntry {
   savedAt: number
 }
 
+/**
+ * What the credentials file holds: client registrations keyed by authorization server (issuer),
+ * and tokens keyed by MCP server URL, each stamped with the issuer that granted them.
+ */
 export interface CredentialData {
   version: 1
   clients: Record<string, StoredClient>

@@ -1,9 +1,5 @@
-// The browser leg of a login for a command-line client (RFC 8252): an HTTP listener on 127.0.0.1
-// at an ephemeral port receives the authorization server's redirect; the authorization URL is
-// opened in the user's browser, or printed for them to open. Any local process or web page can
-// send a request to that port, so the login ends only with the callback that carries the
-// `state` of the authorization URL, checked before anything else in it; other requests get a
-// 400 page and are ignored (their text is never shown) until the time limit.
+// The browser leg of a command-line login (RFC 8252): a listener on 127.0.0.1 takes the redirect. Any
+// local process can reach that port, so only the callback with the authorization URL's `state` ends it.
 
 import { spawn } from 'node:child_process'
 import { timingSafeEqual } from 'node:crypto'
@@ -55,6 +51,11 @@ function sameState(received: string | null, expected: string | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+/**
+ * Opens the authorization URL in the user's browser (or prints it) and waits for the redirect.
+ * Requests without the login's `state` get a 400 page and are ignored, their text never shown,
+ * until the time limit.
+ */
 export function loopbackAuthorizer(options: LoopbackOptions): Authorizer {
   let server: Server | undefined
   let redirect: string | undefined

@@ -1,10 +1,5 @@
-// OAuth for one HTTP server, as the Streamable HTTP transport's auth hook: every request carries
-// the stored access token; a 401 runs the MCP authorization flow through the official SDK's
-// `auth()` (protected-resource and authorization-server discovery, registration, PKCE, token
-// exchange, refresh) and a login when one is needed and possible; a 403 `insufficient_scope`
-// asks again for the union of the scopes (step-up), at most a few times. A client_credentials
-// client (a gateway's pre-registered client, say) asks for new tokens instead of a login. Tokens
-// never leave this module except in the Authorization header.
+// OAuth for one HTTP server, as the Streamable HTTP transport's auth hook: the stored token on every
+// request, the SDK's `auth()` flow on 401, step-up on 403 `insufficient_scope`; tokens stay in here.
 
 import { ClientError } from '../errors.js'
 import type { FetchLike } from '../http/transport-options.js'
@@ -124,6 +119,12 @@ function authError(error: unknown, options: OAuthHookOptions): ClientError {
   })
 }
 
+/**
+ * The auth hook of one HTTP server. A 401 runs the MCP authorization flow (protected-resource and
+ * authorization-server discovery, registration, PKCE, token exchange, refresh) and a login when one
+ * is needed and possible; a 403 `insufficient_scope` asks again for the union of the scopes, at
+ * most a few times. A client_credentials client asks for new tokens instead of a login.
+ */
 export function createOAuthHook(options: OAuthHookOptions): AuthHook & { provider: StoreProvider } {
   const provider = new StoreProvider(options.serverUrl, options)
   let stepUps = 0

@@ -1,10 +1,5 @@
-// The official SDK's OAuthClientProvider, backed by the credential store: client registrations
-// per authorization server (issuer), tokens per MCP server stamped with their issuer (a server
-// whose authorization server changed gets a fresh registration and login, SEP-2352), a
-// pre-registered client or a Client ID Metadata Document URL when given, and the loopback
-// redirect of the Authorizer — or, for a client acting for itself, the client_credentials grant.
-// The SDK's `auth()` drives discovery, registration, PKCE, the token exchange and refresh
-// through it.
+// The official SDK's OAuthClientProvider on the credential store: registrations per authorization server,
+// tokens per MCP server stamped with their issuer (SEP-2352), the loopback redirect or client_credentials.
 
 import { randomBytes } from 'node:crypto'
 import type {
@@ -57,6 +52,11 @@ export function serverKey(url: string | URL): string {
   return parsed.href
 }
 
+/**
+ * The SDK's `auth()` drives discovery, registration, PKCE, the token exchange and refresh through
+ * this provider. A server whose authorization server changed gets a fresh registration and login
+ * (SEP-2352); a pre-registered client or a Client ID Metadata Document URL is used when given.
+ */
 export class StoreProvider implements OAuthClientProvider {
   readonly #settings: OAuthSettings
   readonly #server: string

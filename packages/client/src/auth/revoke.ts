@@ -1,7 +1,5 @@
-// Logging out: the server's tokens leave the credentials file, and where the authorization
-// server offers token revocation (RFC 7009, advertised as `revocation_endpoint`), the refresh
-// and access tokens are revoked there first, so a copied file is no use either. The SDK has no
-// revocation call; discovery is the SDK's.
+// Logging out: the server's tokens leave the credentials file, revoked first where the authorization
+// server offers it (RFC 7009), so a copied file is no use either.
 
 import type { CredentialStore, StoredClient, TokenEntry } from './credential-store.js'
 import { serverKey } from './provider.js'

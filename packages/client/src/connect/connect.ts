@@ -1,9 +1,5 @@
-// connect(): launches or reaches a server and starts an MCP session in the era it speaks
-// (handshake.ts, negotiate.ts: 2026-07-28 when the server answers `server/discover`, else a
-// 2025-11-25 `initialize`). For stdio the server is spawned before anything else loads, so the
-// start-ups overlap. For HTTP it tries Streamable HTTP and falls back to legacy SSE when the
-// first POST of a 2025 handshake gets 400, 404 or 405. A failure becomes one ClientError
-// (connect-errors.ts).
+// connect(): launches or reaches a server and opens a session in the era it speaks. A stdio server is
+// spawned before the rest loads, so the start-ups overlap; HTTP falls back to legacy SSE on 400/404/405.
 
 import { createOAuthHook } from '../auth/oauth.js'
 import {

@@ -1,15 +1,12 @@
-// Remembers which protocol era a server speaks, per launch spec (stdio) or endpoint (HTTP), so a
-// 2025-only server is not probed with `server/discover` on every run (spec 2026-07-28
-// versioning: clients MAY persist the verdict and re-probe if it later fails). One small JSON
-// file in the user's cache directory; any failure to read or write it just means probing again.
+// Remembers the era a server speaks, per launch (stdio) or URL (HTTP), so a 2025-only server is not probed
+// on every run (spec 2026-07-28 versioning lets clients persist it); a file that fails only costs a probe.
 
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import type { Era } from '../protocol/versions.js'
 import type { ServerSpec } from '../server-spec.js'
-
-export type Era = 'legacy' | 'modern'
 
 export interface EraCache {
   get(server: ServerSpec): Era | undefined

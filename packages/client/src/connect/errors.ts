@@ -1,6 +1,5 @@
-// How a failed connect becomes one ClientError that says what happened: cancelled, the server's
-// launch failure or its exit (with its last stderr lines), the connect limit, a refused
-// initialize, an HTTP status (with a hint for 401/403), or a server that cannot be reached.
+// How a failed connect becomes one ClientError that says what happened: cancelled, a launch failure or
+// an exit (with the last stderr lines), the connect limit, a refused initialize, an HTTP status, no server.
 
 import { ClientError } from '../errors.js'
 import { HttpStatusError } from '../http/errors.js'

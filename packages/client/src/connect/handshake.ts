@@ -1,6 +1,5 @@
-// The first exchange on a transport connect() opened: a Connection whose server notifications
-// and requests reach the session once it exists (list changes, logs, questions), then the era
-// negotiated (negotiate.ts) and remembered in the era cache.
+// The first exchange on a transport connect() opened: a Connection whose server messages reach the
+// session once it exists, then the era negotiated and remembered in the era cache.
 
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'

@@ -1,6 +1,5 @@
-// What connect() takes besides the server: limits, environment and headers, hooks for traces,
-// stderr, diagnostics and logs, the protocol choice and its era cache, the answers to the
-// server's questions, OAuth, and the I/O injected by tests.
+// What connect() takes besides the server: limits, environment and headers, hooks (traces, stderr,
+// diagnostics, logs), the protocol choice and its era cache, the server's questions' answers, OAuth, I/O.
 
 import type { spawn as nodeSpawn } from 'node:child_process'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'

@@ -1,10 +1,9 @@
-// What the Streamable HTTP transport reports when HTTP goes wrong: an answer that is not a
-// JSON-RPC message (HttpStatusError, whose status decides what the client does), a JSON-RPC
-// error sent with an HTTP error status (that is the answer), a token refused right after a
-// login, a server that cannot be reached, and a response that broke off or was not JSON.
+// What the Streamable HTTP transport reports when HTTP goes wrong: an answer that is no JSON-RPC message,
+// a JSON-RPC error with an error status, a token refused after a login, no server, a broken or bad response.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
+import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
 import { MessageTooLarge, readBounded } from './sse-reader.js'
 
@@ -24,10 +23,6 @@ export class HttpStatusError extends Error {
     this.body = body
     this.headers = headers
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function isJsonRpcError(value: unknown): value is { id: string | number; error: unknown } {

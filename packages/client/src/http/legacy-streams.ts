@@ -1,9 +1,8 @@
-// The 2025-11-25 streams of a Streamable HTTP session besides the answers to its POSTs: resuming
-// a response stream that ended before its answer (SEP-1699: GET with Last-Event-ID after the
-// server's retry interval), and the standalone GET stream that carries server-to-client
-// requests and notifications.
+// The 2025-11-25 streams of a Streamable HTTP session besides the answers to its POSTs: resuming a
+// response stream that ended before its answer (SEP-1699), and the standalone GET stream.
 
 import { ClientError } from '../errors.js'
+import type { Era } from '../protocol/versions.js'
 import { MessageTooLarge } from './sse-reader.js'
 
 /** What the streams use of their transport (HttpTransport). */
@@ -39,7 +38,7 @@ function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
 /** 2025 (SEP-1699): the stream ended before the answer; reconnect with Last-Event-ID and wait. */
 export async function resumeStream(
   source: StreamSource,
-  era: 'legacy' | 'modern',
+  era: Era,
   id: number | string,
   signal: AbortSignal,
   lastId: { value?: string },

@@ -1,7 +1,5 @@
-// Redirects an HTTP transport follows: only within the endpoint's origin, and only those that
-// keep the method and body (307, 308, or any redirect of a GET), as the MCP SDK's transports do.
-// fetch would follow any redirect, and undici forwards custom headers (`--header`, API keys) to
-// the new host; a redirect that is not followed is returned as it is (an HTTP error to report).
+// Redirects an HTTP transport follows: only within the endpoint's origin and only those that keep method
+// and body, as the MCP SDK's do; undici would forward custom headers (API keys) to another host.
 
 import type { FetchLike } from './transport-options.js'
 

@@ -1,9 +1,9 @@
-// The headers of each request the Streamable HTTP transport makes, per protocol era. The caller's
-// headers (--header, the auth hook, a request's `Mcp-Param-*`) come first and the transport's own
-// win: those are derived from its state or from the message body, and a caller's copy could only
-// make them disagree with the body. Names are lower-cased, so no header goes out twice.
+// The headers of each Streamable HTTP request, per era: the caller's first, the transport's own winning
+// (they follow its state or the body), names lower-cased so that no header goes out twice.
 
 import { encodeHeaderValue } from '@mcp-kit/schema'
+import { isObject } from '../protocol/json.js'
+import type { Era } from '../protocol/versions.js'
 
 export type RequestKind = 'post' | 'stream' | 'delete'
 
@@ -27,12 +27,8 @@ const namedMethods: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tasks/cancel': 'taskId',
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export interface RequestHeadersInput {
-  era: 'legacy' | 'modern'
+  era: Era
   sessionId: string | undefined
   protocolVersion: string | undefined
   /** Header sets from callers, later ones winning. */

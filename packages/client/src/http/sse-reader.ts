@@ -1,7 +1,5 @@
-// Reads a `text/event-stream` body event by event, bounded while streaming: one event's data,
-// and whatever is buffered before an event completes, may not exceed `maximumBytes` (a server
-// that never ends an event cannot grow the client's memory). Comment lines (keep-alives) are
-// skipped without counting as events.
+// Reads a `text/event-stream` body event by event, bounded while streaming, so that a server that never
+// ends an event cannot grow the client's memory; comment lines (keep-alives) are skipped.
 
 export interface SseEvent {
   id: string | undefined

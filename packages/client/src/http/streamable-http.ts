@@ -1,18 +1,12 @@
-// The client's Streamable HTTP transport, for both protocol eras. Ours rather than the SDK's
-// because the client needs what that one cannot give: every body and SSE event bounded while it
-// streams (the same --max-message-size as stdio), the 2026-07-28 request headers (`Mcp-Method`,
-// `Mcp-Name`, `Mcp-Param-*`) and error bodies on HTTP 4xx (http-errors.ts), cancellation by
-// closing one request's stream, and no SDK load on the way (start-up is benchmarked).
-//
-// 2025-11-25 ("legacy"): the session id from the initialize answer, the version header, the
-// standalone GET stream for server-to-client messages and resumption with Last-Event-ID after a
-// stream ends early (SEP-1699; both in legacy-streams.ts), DELETE on close. 2026-07-28
-// ("modern"): none of that — every request stands alone.
+// The client's Streamable HTTP transport, for both eras. Its own rather than the SDK's: bodies and SSE
+// events bounded while they stream, the 2026-07-28 headers and error bodies, per-request cancel, no SDK load.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
+import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
 import type { MessageRelation, MessageTransport } from '../protocol/message-transport.js'
+import type { Era } from '../protocol/versions.js'
 import { errorAnswer, streamFailure, unreachable } from './errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
@@ -23,17 +17,19 @@ import type { HttpTransportOptions } from './transport-options.js'
 /** Ending a session must not hold up closing for a server that never answers the DELETE. */
 const deleteTimeoutMs = 1000
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
+/**
+ * 2025-11-25 ("legacy"): the session id from the initialize answer, the version header, the
+ * standalone GET stream for server-to-client messages, resumption with Last-Event-ID after a
+ * stream ends early, DELETE on close. 2026-07-28 ("modern"): none of that, every request stands
+ * alone, with `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers.
+ */
 export class HttpTransport implements MessageTransport {
   onmessage?: (message: JSONRPCMessage, relation?: MessageRelation) => void
   onclose?: () => void
   onerror?: (error: Error) => void
   /** Fails one request (its stream broke, or a message was too large) without a JSON-RPC answer. */
   onrequestfailed?: (id: number | string, error: Error) => void
-  era: 'legacy' | 'modern' = 'legacy'
+  era: Era = 'legacy'
 
   readonly #url: URL
   readonly #options: HttpTransportOptions

@@ -1,6 +1,5 @@
-// What the Streamable HTTP transport is given: the fetch it uses (Node's, or undici's with a
-// proxy agent; http-transport.ts), the caller's headers, the size limit of one message, the auth
-// hook consulted on every request, diagnostics, and how often a broken stream is resumed.
+// What the Streamable HTTP transport is given: its fetch, the caller's headers, the size limit of one
+// message, the auth hook consulted on every request, diagnostics, and how often a broken stream is resumed.
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>
 

@@ -1,8 +1,5 @@
-// The HTTP transports and their fetch: Node's own fetch, or, when a proxy variable is set, undici
-// with one keep-alive connection pool per process and HTTP_PROXY/HTTPS_PROXY/NO_PROXY honoured
-// (Node 20's fetch ignores them), loaded lazily. Streamable HTTP is the client's own transport
-// (http/streamable-http.ts); the deprecated HTTP+SSE transport of 2024-11-05 is the SDK's, behind
-// a fetch that bounds each event.
+// The HTTP transports and their fetch: Node's own, or undici with a keep-alive pool when a proxy variable
+// is set (Node 20's fetch ignores them); legacy HTTP+SSE is the SDK's, behind a fetch that bounds each event.
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { ClientError } from '../errors.js'

@@ -1,19 +1,15 @@
-// The JSON-RPC side of an MCP client session, written lean on purpose. The SDK's Client costs
-// ~160 ms to import and checks every message with zod; measured in tooling/bench, that kept
-// `inspect` of a fast server and `put` off their targets. It speaks both protocol eras:
-// 2025-11-25 (`initialize`, then plain requests; server-to-client requests answered through the
-// owner's handler; legacy-protocol.ts) and 2026-07-28 (every request carries the envelope in
-// `_meta`: version, capabilities, client info; envelope.ts). Requests have timeouts reset by
-// progress (always asking for progress); a timeout or abort cancels on the wire
-// (notifications/cancelled, or closing the request's HTTP stream in 2026). A server message the
-// transport ties to one of our requests (its HTTP response stream) goes to that request's scope.
+// The client's own JSON-RPC layer, for both eras: requests with timeouts reset by progress, cancelled on
+// the wire; server requests and notifications go to the owner, or to the request they are about. Ours,
+// not the SDK's Client, for start-up time (docs/architecture.md "Layers").
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { type Envelope, envelopeMeta } from './envelope.js'
-import { answerServerRequest, checkInitializeResult, latestProtocolVersion } from './legacy-protocol.js'
+import { isObject } from './json.js'
+import { answerServerRequest, checkInitializeResult } from './legacy-protocol.js'
 import type { MessageRelation, MessageTransport } from './message-transport.js'
-import { RpcError } from './rpc-error.js'
+import { responseId, responseOutcome } from './response.js'
+import { type Era, latestProtocolVersion } from './versions.js'
 
 export interface RequestOptions {
   /** Per-request timeout, reset by progress; 0 for none (a subscription). */
@@ -58,10 +54,6 @@ interface Pending {
   scope: RequestScope | undefined
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export class Connection {
   readonly #transport: MessageTransport
   readonly #events: ConnectionEvents
@@ -90,7 +82,7 @@ export class Connection {
   }
 
   /** 'modern' once requests carry the 2026-07-28 envelope. */
-  get era(): 'legacy' | 'modern' {
+  get era(): Era {
     return this.#envelope === undefined ? 'legacy' : 'modern'
   }
 
@@ -264,33 +256,13 @@ export class Connection {
       this.#events.onNotification?.(method, params)
       return
     }
-    // We only send numeric ids; a sloppy server that echoes one as a string ("7") still answers it.
-    const id = typeof value.id === 'string' && /^[0-9]{1,15}$/.test(value.id) ? Number(value.id) : value.id
-    if (typeof id !== 'number') return
+    const id = responseId(value)
+    if (id === undefined) return
     const pending = this.#pending.get(id)
     if (!pending || !this.#settle(id)) return
-    if (isObject(value.error)) {
-      const error = value.error
-      pending.reject(
-        new RpcError(
-          typeof error.code === 'number' ? error.code : -32603,
-          typeof error.message === 'string' ? error.message : 'unknown error',
-          error.data,
-        ),
-      )
-    } else if (value.error !== undefined && value.error !== null) {
-      // An error that is not an object (`"error": "no such method"`): still an error answer.
-      pending.reject(new RpcError(-32603, typeof value.error === 'string' ? value.error : 'unknown error'))
-    } else if ('result' in value) {
-      pending.resolve(value.result)
-    } else {
-      pending.reject(
-        new ClientError(
-          'protocol_error',
-          `the server answered ${pending.method} with neither a result nor an error`,
-        ),
-      )
-    }
+    const outcome = responseOutcome(value, pending.method)
+    if ('result' in outcome) pending.resolve(outcome.result)
+    else pending.reject(outcome.error)
   }
 
   #progress(params: Record<string, unknown>): void {

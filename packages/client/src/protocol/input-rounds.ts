@@ -1,18 +1,12 @@
-// Multi Round-Trip Requests from the client's side (MCP 2026-07-28): while a tools/call,
-// resources/read or prompts/get answers `input_required`, answer its `inputRequests` through the
-// InputHandler and retry with `inputResponses` and the untouched `requestState` (a new request
-// id each time), up to a bound. Also the `Mcp-Param-*` headers a tools/call mirrors from its
-// arguments (x-mcp-header), since both concern how a 2026 call goes out.
+// Multi round-trip requests (2026-07-28): an `input_required` answer is answered through the InputHandler
+// and the call retried with `inputResponses`; also the `Mcp-Param-*` headers a tools/call mirrors.
 
 import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
+import { isObject } from './json.js'
 
 export const maximumRounds = 16
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export type Send = (params: Record<string, unknown>) => Promise<unknown>
 

@@ -1,8 +1,5 @@
-// What the client can answer when a server asks it something: an elicitation (a form for the
-// user, or a URL to visit), a model completion (sampling), the client's roots. The application
-// supplies the answers (the CLI asks on a terminal, or reads flags); the client declares exactly
-// the capabilities the handler has and routes both eras' questions to it: 2025-11-25
-// server-to-client requests and 2026-07-28 `input_required` rounds.
+// What the client can answer when a server asks (elicitation, sampling, roots): the application gives the
+// answers; the client declares exactly the capabilities its handler has, and routes both eras' questions.
 
 import type {
   ClientCapabilities,

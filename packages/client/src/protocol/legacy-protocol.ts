@@ -1,23 +1,10 @@
-// The 2025-11-25 side of a Connection: the protocol versions this client speaks in an
-// `initialize`d session, what a server's initialize answer must hold to be used, and the answers
-// to the server's own requests (ping, and the questions the owner's handler answers).
+// The 2025-11-25 side of a Connection: what a server's initialize answer must hold to be used, and the
+// answers to the server's own requests (ping, and the questions the owner's handler answers).
 
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-
-/** Protocol versions this client speaks, newest first (kept equal to the SDK's list by a test). */
-export const supportedProtocolVersions = [
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-  '2024-10-07',
-] as const
-export const latestProtocolVersion = supportedProtocolVersions[0]
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isObject } from './json.js'
+import { supportedProtocolVersions } from './versions.js'
 
 /** Throws protocol_error for an invalid initialize result or a version this client does not speak. */
 export function checkInitializeResult(result: InitializeResult): void {

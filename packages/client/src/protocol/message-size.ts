@@ -1,5 +1,5 @@
-// The size limit on one message from a server, as both transports report it: stdio lines, HTTP
-// bodies and SSE events go over the same --max-message-size with the same error.
+// The size limit on one message from a server: stdio lines, HTTP bodies and SSE events go over the same
+// --max-message-size with the same error.
 
 import { ClientError } from '../errors.js'
 

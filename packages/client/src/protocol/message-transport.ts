@@ -1,7 +1,5 @@
-// The transport a Connection drives: the MCP SDK's Transport shape, plus the extras the client's
-// own transports offer (per-request headers, cancelling one request, a login in progress, a
-// request failed in the transport, which request a server message came with). The stdio and
-// HTTP transports implement it.
+// The transport a Connection drives: the MCP SDK's Transport shape plus what the client's own transports
+// add (per-request headers, cancelling one request, a login in progress, the request a message is about).
 
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 

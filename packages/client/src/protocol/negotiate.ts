@@ -1,20 +1,14 @@
-// Which protocol era a server speaks, decided once per connection (spec 2026-07-28
-// basic/versioning "Backward Compatibility"). In `auto` mode the client probes with
-// `server/discover`: only a valid DiscoverResult (or a recognized modern version error) makes a
-// server modern. Anything else (an empty, null or string result, an error of any code or shape, an
-// HTTP 4xx, no answer in time) means a 2025 server, and the client initializes on the same
-// connection, as the SDK's `auto` client does: tolerant in what it accepts.
+// Which era a server speaks, decided once per connection (docs/architecture.md "Protocol eras"): only a
+// valid DiscoverResult makes a server modern; anything else means 2025 and initialize on the same connection.
 
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
-import type { Era } from '../connect/era-cache.js'
 import { ClientError } from '../errors.js'
 import type { Connection } from './connection.js'
 import type { Envelope } from './envelope.js'
+import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
 import { tasksExtension } from './tasks.js'
-
-/** The modern revisions this client speaks, newest first. */
-export const modernProtocolVersions = ['2026-07-28'] as const
+import { type Era, isModernVersion, modernProtocolVersions } from './versions.js'
 
 /** `auto`, or one revision to speak and nothing else. */
 export type ProtocolChoice = 'auto' | string
@@ -49,12 +43,6 @@ export interface NegotiateOptions {
 interface EraTransport {
   era?: Era
   setProtocolVersion?: (version: string) => void
-}
-
-const isModernVersion = (version: string) => (modernProtocolVersions as readonly string[]).includes(version)
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** How an answer that decided the era is shown in a diagnostic: short, one line, printable. */

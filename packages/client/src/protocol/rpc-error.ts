@@ -1,5 +1,4 @@
-// The JSON-RPC error a server answered a request with, as the Connection rejects the request;
-// session-errors.ts turns it into a ClientError that keeps the numeric code.
+// The JSON-RPC error a server answered a request with, as the Connection rejects the request.
 
 /** A JSON-RPC error the server answered with. */
 export class RpcError extends Error {

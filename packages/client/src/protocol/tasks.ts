@@ -1,18 +1,12 @@
-// Following a task to its end, in both eras. A server may answer `tools/call` with a task handle
-// instead of the result: 2026-07-28 servers do so on their own when the request declared the
-// io.modelcontextprotocol/tasks extension (SEP-2663: `resultType: "task"`), 2025-11-25 servers
-// when the client asked for a task (`task: {}`, experimental tasks, required by tools whose
-// `execution.taskSupport` is `required`). The follower polls `tasks/get` at the server's
-// interval, woken early by status notifications; answers a 2026 task's questions through the
-// session's InputHandler and `tasks/update`; fetches a 2025 task's result with `tasks/result`
-// (which also carries its questions, as server-to-client requests); and cancels the task
-// (`tasks/cancel`) when the caller gives up.
+// Following a task to its end, in both eras: `tasks/get` at the server's interval (woken early by its
+// notices), its questions answered, a 2025 task's result fetched, cancelled when the caller gives up.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import type { Era } from '../connect/era-cache.js'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
+import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
+import type { Era } from './versions.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
 
@@ -44,11 +38,12 @@ const defaultPollMs = 1000
 const minimumPollMs = 50
 const maximumPollMs = 30_000
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** The task a `tools/call` result hands over instead of the result, if it is one. */
+/**
+ * The task a `tools/call` result hands over instead of the result, if it is one: 2026-07-28
+ * servers do so on their own when the request declared the tasks extension (SEP-2663:
+ * `resultType: "task"`), 2025-11-25 servers when the client asked (`task: {}`, required by tools
+ * whose `execution.taskSupport` is `required`).
+ */
 export function createdTask(result: unknown, era: Era): TaskState | undefined {
   if (!isObject(result)) return undefined
   if (era === 'modern') return result.resultType === 'task' ? taskState(result, 'tools/call') : undefined

@@ -1,16 +1,13 @@
-// One session's (or one borrower's) way to the server over the shared connection: each request
-// with the per-call timeout (reset by progress), the session's total limit and signal, and a
-// borrower's own cancellation; a call's own question handler and log sink (its scope); 2026-07-28
-// input rounds; failures turned into ClientErrors that name the request (session-errors.ts); and
-// how the session ends.
+// One session's (or one borrower's) way to the server over the shared connection: requests under its
+// limits and cancellation, with its own question handler and log sink, failures named after the request.
 
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
-import type { Era } from '../connect/era-cache.js'
 import { ClientError } from '../errors.js'
 import type { Connection, RequestScope } from '../protocol/connection.js'
 import { answerInput, callInput, isInputTimeout } from '../protocol/input.js'
 import { withInputRounds } from '../protocol/input-rounds.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
+import type { Era } from '../protocol/versions.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import { describeExit, describeLimit, normalizeError } from './errors.js'
 import type { CallOptions, SessionOptions, TransportKind } from './types.js'

@@ -1,5 +1,5 @@
-// How whatever a request ran into — a JSON-RPC error, a limit, a lost connection, an HTTP
-// status — becomes one ClientError whose message names the request and says what happened.
+// How whatever a request ran into (a JSON-RPC error, a limit, a lost connection, an HTTP status) becomes
+// one ClientError whose message names the request and says what happened.
 
 import { ClientError, type ClientErrorCode } from '../errors.js'
 import { RpcError } from '../protocol/rpc-error.js'

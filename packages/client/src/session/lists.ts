@@ -1,12 +1,12 @@
-// A session's lists: every page of a list (a repeated cursor or too many pages is a protocol
-// error; the first page's 2026-07-28 cache hint is kept), and the tools list, fetched once and
-// shared with the borrowers, its tools checked (names, x-mcp-header annotations) and filtered.
+// A session's lists: every page (a repeated cursor or too many pages is a protocol error; the first page's
+// cache hint is kept), and the tools list, fetched once, checked and filtered.
 
 import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { indexParamHeaders } from '../protocol/input-rounds.js'
+import { isObject } from '../protocol/json.js'
 import type { SessionChannel } from './channel.js'
-import { isObject, requireArray } from './results.js'
+import { requireArray } from './results.js'
 import type { CacheHint, ListOptions, SharedState, ToolFilter } from './types.js'
 
 const maxPages = 1000

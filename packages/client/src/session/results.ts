@@ -1,13 +1,9 @@
-// Checks on what a server answered, kept to what the client relies on: the one field a result
-// must have (instead of a full schema pass per message), a tool's structuredContent against the
-// outputSchema it declared, and the text a failed tool call is traced with.
+// Checks on what a server answered, kept to what the client relies on: the field a result must have,
+// structuredContent against the tool's outputSchema, the text a failed tool call is traced with.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isObject } from '../protocol/json.js'
 
 /** Checks the one field a result must have to be usable, instead of a full schema pass per message. */
 export function requireArray(result: unknown, field: string, what: string): Record<string, unknown> {

@@ -1,9 +1,5 @@
-// A connected MCP session, the same object whichever protocol era the server speaks: lists (all
-// pages, tools cached per session and filtered), calls with per-call and total timeouts that
-// cancel on the wire, 2026-07-28 input rounds and Mcp-Param headers, normalized errors and
-// trace entries. The protocol is our lean Connection over our own stdio and HTTP transports.
-// Its parts: requests and limits (session-channel.ts), lists (session-lists.ts), tool calls
-// (session-tools.ts), tasks (session-tasks.ts), watching (session-watch.ts).
+// A connected MCP session, the same object whichever era the server speaks: lists, calls with per-call
+// and total limits that cancel on the wire, input rounds, tasks, watching, normalized errors and traces.
 
 import type {
   CallToolResult,
@@ -16,12 +12,12 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client'
-import type { Era } from '../connect/era-cache.js'
 import type { ClientError } from '../errors.js'
 import type { Connection } from '../protocol/connection.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
 import type { Negotiated } from '../protocol/negotiate.js'
 import { type TaskDetails, taskState } from '../protocol/tasks.js'
+import type { Era } from '../protocol/versions.js'
 import type { ServerSpec } from '../server-spec.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import { SessionChannel } from './channel.js'

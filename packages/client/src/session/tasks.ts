@@ -1,6 +1,5 @@
-// How a session follows a task a tool call became (tasks.ts does the following): its requests go
-// through the session's channel with the call's options, the session's limits and the caller's
-// signal cancel the task, and the server's notices about the task wake the follower early.
+// How a session follows a task a tool call became: through its channel with the call's options, stopped by
+// the session's limits and the caller's signal, woken early by the server's notices about the task.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { callInput } from '../protocol/input.js'

@@ -1,7 +1,5 @@
-// A session's tool calls: the tools filter, the trace entry, a task asked for when a 2025 tool
-// wants one, the call slot (`schedule`), Mcp-Param headers mirrored from the arguments (2026 over
-// HTTP, retried once after a header mismatch), a task followed to its result, and the result
-// checked (content, structuredContent against the tool's outputSchema).
+// A session's tool calls: the tools filter, the trace entry, a task where a 2025 tool needs one, the call
+// slot, Mcp-Param headers (retried once on a mismatch), a task followed, and the result checked.
 
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'

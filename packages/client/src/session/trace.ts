@@ -1,6 +1,5 @@
-// Trace entries (docs/architecture.md "Traces"): one per tool call, resource read and prompt get, written
-// around the call by `traced`. Secrets are never written: env and header values do not appear,
-// URL queries are dropped, and argument values can be redacted too.
+// Trace entries (docs/architecture.md "Traces"), written around each call by `traced`. Secrets are never
+// written: env and header values and URL queries do not appear, and argument values can be redacted.
 
 import { ClientError } from '../errors.js'
 import type { ServerSpec } from '../server-spec.js'

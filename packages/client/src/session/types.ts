@@ -1,5 +1,4 @@
-// The types around a session: what its methods take and give (list and call options, progress,
-// a tool call's start, cache hints), what a borrower of a shared session sets for itself, the
+// The types around a session: what its methods take and give, what a borrower sets for itself, the
 // options a session runs with, and what its borrowers share with it.
 
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client'

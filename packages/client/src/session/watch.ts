@@ -1,8 +1,5 @@
-// Watching a server for changes, in whichever era it speaks: under 2026-07-28 a
-// `subscriptions/listen` request held open on the channel, whose stream carries the notifications
-// the client opted in to; under 2025-11-25 the notifications a session receives anyway (list
-// changes; on HTTP through the standalone GET stream) plus `resources/subscribe` for the resources
-// named.
+// Watching a server for changes in either era: under 2026-07-28 a `subscriptions/listen` request held
+// open; under 2025-11-25 the notifications a session receives anyway, plus `resources/subscribe`.
 
 import type { SessionChannel } from './channel.js'
 import { neverAborted } from './channel.js'

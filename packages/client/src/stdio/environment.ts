@@ -1,6 +1,5 @@
-// The environment a stdio server starts with: a minimal inherited set (as the MCP SDK and sudo
-// do), plus what the reference, profile or flags add. Secrets in the parent's environment do not
-// leak to servers unless asked for with `passEnv`.
+// The environment a stdio server starts with: a minimal inherited set (as the MCP SDK and sudo do) plus
+// what the reference, profile or flags add, so the parent's secrets reach servers only through `passEnv`.
 
 const posixNames = [
   'HOME',

@@ -1,6 +1,5 @@
-// Is anything of a process group still running? kill(-pgid, 0) also counts zombies, and in
-// containers whose PID 1 does not reap orphans, a dead grandchild stays a zombie forever. On
-// Linux, /proc tells the living from the dead; elsewhere kill(0) is the best answer there is.
+// Is anything of a process group still running? kill(-pgid, 0) also counts zombies, which a PID 1 that
+// does not reap keeps forever, so on Linux /proc tells the living from the dead.
 
 import { readdirSync, readFileSync } from 'node:fs'
 

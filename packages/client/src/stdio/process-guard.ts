@@ -1,7 +1,5 @@
-// Keeps a stdio server's processes from outliving the client: signals go to its process group
-// (it runs in its own; on Windows, to the child), the tree it starts is followed while it runs
-// (process-tree.ts) and whatever of it still runs once the server exited is ended, and a
-// watchdog does the same should this process die without cleaning up (watchdog.ts).
+// Keeps a stdio server's processes from outliving the client: signals to its process group, its tree
+// followed and ended once it exited, and a watchdog should this process die without cleaning up.
 
 import type { ChildProcess } from 'node:child_process'
 import { groupRunning, hasProc } from './process-group.js'

@@ -1,10 +1,5 @@
-// A stdio transport (the MCP SDK's Transport interface) that runs the server in its own process
-// group and session, so wrappers like `npx` and `uv run` leave no grandchildren behind. It shuts
-// down in the order the MCP spec gives (close stdin, wait, SIGTERM, wait, SIGKILL), then ends
-// what the server started that still runs, also outside its group, and has a watchdog do the
-// same should this process die without cleaning up (process-guard.ts). It reports a crash with
-// the exit code and the last lines of stderr (stderr-tail.ts), skips (and reports) garbage on
-// stdout, and caps the size of one message. The SDK's own StdioClientTransport cannot signal a group.
+// The stdio transport: the server runs in its own process group and session, so wrappers like `npx` and
+// `uv run` leave no grandchildren behind (the SDK's StdioClientTransport cannot signal a group).
 
 import { type ChildProcess, spawn as nodeSpawn } from 'node:child_process'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
@@ -46,6 +41,10 @@ export interface ProcessExit {
 
 const isWindows = process.platform === 'win32'
 
+/**
+ * Shuts the server down as the MCP spec says (close stdin, wait, SIGTERM, wait, SIGKILL), then ends
+ * what it started that still runs; reports a crash with its exit code and last lines of stderr.
+ */
 export class ProcessTransport implements MessageTransport {
   onclose?: () => void
   onerror?: (error: Error) => void

@@ -1,9 +1,5 @@
-// The processes a stdio server started, wherever they went. Its process group is not enough:
-// `setsid` (what Node's `spawn(…, { detached: true })` does) moves a descendant out of the
-// server's group and session, and a wrapper that exits orphans its children, cutting the parent
-// links. So, on Linux, the tree is followed while it runs: every descendant seen is remembered by
-// pid and start time (pids are reused; the pair names one process), and can be ended on shutdown
-// even after its parent is gone. The watchdog (watchdog.ts) applies the same rules, in sh.
+// The processes a stdio server started, wherever they went: followed while they run (Linux) and
+// remembered by pid and start time, so they can be ended on shutdown even after their parent is gone.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { hasProc, isDead, type ProcessStat, processTable, readProcessStat } from './process-group.js'
@@ -99,6 +95,11 @@ export function treeMembers(
 }
 
 /**
+ * A process group is not enough: `setsid` (what `spawn(…, { detached: true })` does) moves a
+ * descendant out of the server's group and session, and a wrapper that exits orphans its children,
+ * cutting the parent links. So every descendant seen is remembered by pid and start time (pids are
+ * reused; the pair names one process). The watchdog applies the same rules (treeMembers), in sh.
+ *
  * Starts following the tree of `root`, a process started in a session of its own. Undefined
  * without /proc, or when `root` is gone or does not lead its session (then sessions prove nothing).
  * `childrenFiles: false` looks through all of /proc instead (kernels without those files; tests).

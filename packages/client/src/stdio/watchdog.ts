@@ -1,15 +1,5 @@
-// Servers must not outlive the process that started them, even when it cannot clean up (SIGKILL,
-// the OOM killer, a second Ctrl-C). Node offers neither prctl(PR_SET_PDEATHSIG) nor a subreaper,
-// so each server gets a tiny /bin/sh watchdog. It holds a pipe from this process, and copies of
-// the server's stdio pipes. It is told the server (and each descendant the tracker finds,
-// process-tree.ts) by pid and start time. If its pipe closes without the all-clear line, this
-// process died: the server has not seen stdin end (the watchdog's copy keeps it open), so its
-// tree is still whole and is walked first; then the watchdog closes the server's stdin (the MCP
-// way to ask it to exit), waits, sends SIGTERM, waits, sends SIGKILL. It only signals what it was
-// told about, checked by start time, plus the descendants and session members of those (the
-// rules of treeMembers). It costs one fork of sh, after the server's launch; on a normal
-// shutdown it gets the all-clear and exits. Linux reads /proc; elsewhere (macOS) `ps` stands in,
-// by process group. Windows has no watchdog: that takes a job object, which Node cannot create.
+// A tiny /bin/sh watchdog per server that ends the server's tree should this process die without
+// cleaning up (SIGKILL, the OOM killer): Node offers neither PR_SET_PDEATHSIG nor a subreaper.
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Writable } from 'node:stream'
@@ -139,7 +129,16 @@ function fdOf(stream: unknown): number | 'ignore' {
   return typeof fd === 'number' && fd >= 0 ? fd : 'ignore'
 }
 
-/** Starts the watchdog of a server that was just spawned, or undefined where there is none (Windows). */
+/**
+ * Starts the watchdog of a server that was just spawned, or undefined where there is none
+ * (Windows: that takes a job object, which Node cannot create). It costs one fork of sh. It holds a
+ * pipe from this process and copies of the server's stdio pipes, and is told the server and each
+ * descendant the tracker finds by pid and start time. If its pipe closes without the all-clear,
+ * this process died: the server has not seen stdin end (the watchdog's copy keeps it open), so its
+ * tree is still whole and is walked first; then the watchdog closes the server's stdin, waits,
+ * sends SIGTERM, waits, sends SIGKILL. It signals only what it was told about, checked by start
+ * time, plus their descendants and session members. Linux reads /proc; elsewhere `ps` stands in.
+ */
 export function startWatchdog(server: ChildProcess, options: WatchdogOptions = {}): Watchdog | undefined {
   if (process.platform === 'win32') return undefined
   const mode = options.mode ?? (hasProc ? 'proc' : 'ps')
