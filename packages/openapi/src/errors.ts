@@ -1,6 +1,7 @@
 // The one error type of @mcp-kit/openapi (docs/architecture.md "Errors"): what went wrong while
 // reading an OpenAPI document or setting up its tools. Failures of a tool call are not thrown:
-// they are `isError` results naming the status and the API's message.
+// they are `isError` results naming the status and the API's message. And how a failure to reach
+// a host is said, for both.
 
 const brand = Symbol.for('mcp-kit.error')
 
@@ -35,5 +36,24 @@ export class OpenApiError extends Error {
       (value as Record<symbol, unknown>)[brand] === true &&
       (value as Error).name === 'OpenApiError'
     )
+  }
+}
+
+/** Why a request never got an answer, in words (the error's code, or its cause's). */
+export function networkReason(error: unknown): string {
+  const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused'
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name does not resolve'
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed'
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'the connection timed out'
+    default:
+      return (error as Error)?.message ?? String(error)
   }
 }

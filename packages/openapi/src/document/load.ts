@@ -10,8 +10,7 @@ import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
-import { OpenApiError } from '../errors.js'
-import { networkReason } from '../http/send.js'
+import { networkReason, OpenApiError } from '../errors.js'
 import { cleanText } from '../schema/clean-text.js'
 
 export interface OpenApiDocument {

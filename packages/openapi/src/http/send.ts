@@ -3,6 +3,7 @@
 // messages naming the origin and path, never the query (which may hold a key) nor any header.
 
 import { type Dispatcher, request } from 'undici'
+import { networkReason } from '../errors.js'
 import type { HttpRequest } from './request.js'
 
 export interface HttpAnswer {
@@ -24,25 +25,6 @@ export class SendFailure extends Error {
 
 function where(http: HttpRequest): string {
   return `${http.method} ${http.url.origin}${http.url.pathname}`
-}
-
-/** Why a request never got an answer, in words (the error's code, or its cause's). */
-export function networkReason(error: unknown): string {
-  const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused'
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'the host name does not resolve'
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'the connection was closed'
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'the connection timed out'
-    default:
-      return (error as Error)?.message ?? String(error)
-  }
 }
 
 export async function send(http: HttpRequest, options: SendOptions): Promise<HttpAnswer> {
