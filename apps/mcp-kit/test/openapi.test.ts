@@ -287,7 +287,7 @@ describe('serve --openapi FILE over stdio', () => {
   it('refuses a document without a server URL and no --openapi-base, and Swagger 2.0, as usage errors', async () => {
     const noBase = await runCli(['serve', '--openapi', specFile, '--stdio'])
     expect(noBase.code).toBe(2)
-    expect(noBase.stderr).toContain('names no absolute server URL')
+    expect(noBase.stderr).toContain('names no absolute server URL ("/"): give --openapi-base URL')
     const swagger = join(scratch, 'swagger.json')
     writeFileSync(swagger, JSON.stringify({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }))
     const old = await runCli(['serve', '--openapi', swagger, '--stdio'])

@@ -124,7 +124,9 @@ function cliErrorOf(error: unknown, from: string): unknown {
   }
   if (openapi?.name !== 'OpenApiError') return error
   const code = openapi.details?.unreachable === true ? 'connect_failed' : 'usage'
-  return new CliError(code, `${from}: ${openapi.message}`, { cause: error })
+  const hint = from.startsWith('--config') ? '"baseUrl" in the entry' : '--openapi-base URL'
+  const message = (openapi.message ?? '').replace('give the base URL of the API', `give ${hint}`)
+  return new CliError(code, `${from}: ${message}`, { cause: error })
 }
 
 /** The `openapi` entries of `--config`, and the names of its other upstreams. */
