@@ -2,31 +2,32 @@
 // channels carry a prefix, so one Redis can serve several deployments (and tests). Two
 // connections: one for commands, one for subscriptions (Redis puts a subscribing connection in
 // a mode where it can do nothing else). The client reconnects by itself; while it is away the
-// store is not ready, and subscriptions are restored when it comes back.
+// store is not ready, and subscriptions are restored when it comes back. A Redis Cluster
+// (`redis-cluster://…`) is served by redis-cluster-store.ts.
 
-import type { CommandParser } from '@redis/client'
 import type { TaskStore } from '../tasks/task-store.js'
+import {
+  appendArguments,
+  appendEventScript,
+  closeTimeoutMs,
+  evictionWarning,
+  withTimeout,
+} from './redis-common.js'
 import { storeConnectError } from './redis-connect-errors.js'
+import { singleTaskKeys } from './redis-task-keys.js'
 import { redisTaskStore, taskScripts } from './redis-task-store.js'
+import { isClusterUrl, redactedUrl, redisUrlProblem } from './redis-url.js'
 import type { Store, StoredEvent } from './store.js'
 
-// KEYS[1] the log, KEYS[2] the `once` key ('' = none); ARGV: id ('*' = made by Redis), maxLength,
-// ttlMs, channel ('' = none), data, end ('1' or ''). One round trip, atomic: the id order is the
-// publication order.
-const appendScript = `
-if KEYS[2] ~= '' then
-  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return false end
-end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], ARGV[1], 'data', ARGV[5], 'end', ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if ARGV[4] ~= '' then
-  redis.call('PUBLISH', ARGV[4], cjson.encode({ id = id, data = ARGV[5], ['end'] = ARGV[6] == '1' }))
-end
-return id
-`
+export { redactedUrl, redisUrlProblem } from './redis-url.js'
 
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
+  /**
+   * `redis://[user:password@]host:port[/db]` or `rediss://…`; or one seed node of a Redis Cluster,
+   * `redis-cluster://[user:password@]host:port[?wait=N&wait-timeout=MS]` or `rediss-cluster://…`
+   * (the other nodes are discovered; writes that must survive a failover wait for N replicas,
+   * default 1, at most MS, default 500).
+   */
   url: string
   /** Put before every key and channel (default `mcp-kit:`). */
   prefix?: string
@@ -38,6 +39,8 @@ export interface RedisStoreOptions {
   ca?: string | Buffer | ReadonlyArray<string | Buffer>
   /** How long the first connection may take before `redisStore` fails (default 5 s). */
   connectTimeoutMs?: number
+  /** A cluster's failover: how long a command keeps being retried while a shard has no master (default 15 s). */
+  failoverTimeoutMs?: number
   /** Reports connection trouble (the operator's log). */
   onError?: (error: Error) => void
   /** Told once at start when Redis is set up to lose what the store keeps (it evicts keys). */
@@ -45,59 +48,22 @@ export interface RedisStoreOptions {
 }
 
 /**
- * What is wrong with a store URL, or undefined when it is a redis:// or rediss:// URL the client
- * can use (host, port 1–65535, no path or a database number).
+ * Connects to Redis, or to a Redis Cluster by one of its nodes; rejects with a clear message when
+ * it cannot be reached in time.
  */
-export function redisUrlProblem(url: string): string | undefined {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return 'not a URL: expected redis://[user:password@]host:port[/database] or rediss://…'
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    return 'expected redis://[user:password@]host:port[/database] or rediss://…'
-  }
-  if (parsed.hostname === '') return 'no host'
-  if (parsed.port === '0') return 'port 0: expected a port from 1 to 65535'
-  if (!/^(\/\d{0,9})?$/.test(parsed.pathname)) {
-    return `the path must be a database number (/0, /1, …), not ${JSON.stringify(parsed.pathname)}`
-  }
-  return undefined
-}
-
-/** The URL for messages and logs: a password in it shown as `***`. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (!parsed.password) return url
-    parsed.password = '***'
-    return parsed.href
-  } catch {
-    // Not parsable: hide everything between the scheme and the last `@` (a password may hold
-    // any character, `/` and `@` included).
-    return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/).*@/s, '$1***@')
-  }
-}
-
-/** Connects to Redis; rejects with a clear message when it cannot be reached in time. */
 export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   const problem = redisUrlProblem(options.url)
   if (problem !== undefined) throw new Error(`invalid store URL ${redactedUrl(options.url)}: ${problem}`)
-  if (options.ca !== undefined && !options.url.startsWith('rediss:'))
+  if (options.ca !== undefined && !/^rediss(-cluster)?:/i.test(options.url))
     throw new Error(`a CA is for a TLS store (rediss://…), not ${redactedUrl(options.url)}`)
+  if (isClusterUrl(options.url)) {
+    const { redisClusterStore } = await import('./redis-cluster-store.js')
+    return redisClusterStore(options)
+  }
   const { createClient, defineScript } = await import('@redis/client')
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
-    appendEvent: defineScript({
-      SCRIPT: appendScript,
-      NUMBER_OF_KEYS: 2,
-      parseCommand(parser: CommandParser, keys: [string, string], args: string[]) {
-        parser.pushKeys(keys)
-        parser.push(...args)
-      },
-      transformReply: (reply: unknown) => reply as string | null,
-    }),
+    appendEvent: defineScript(appendEventScript),
   }
   const prefix = options.prefix ?? 'mcp-kit:'
   const timeoutMs = options.connectTimeoutMs ?? 5000
@@ -166,14 +132,12 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     async appendEvent(log, entry, options) {
       const id = await commands.appendEvent(
         [prefix + log, options.once === undefined ? '' : prefix + options.once],
-        [
-          options.id ?? '*',
-          String(options.maxLength),
-          String(Math.max(1, Math.round(options.ttlMs))),
+        appendArguments(
+          entry,
+          options,
           options.channel === undefined ? '' : prefix + options.channel,
-          entry.data,
-          entry.end === true ? '1' : '',
-        ],
+          'PUBLISH',
+        ),
       )
       return typeof id === 'string' ? id : undefined
     },
@@ -211,7 +175,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
       return () => reconnected.delete(listener)
     },
     taskStore() {
-      tasks ??= redisTaskStore(commands, store, prefix)
+      tasks ??= redisTaskStore(commands, store, singleTaskKeys(prefix))
       return tasks
     },
     async close() {
@@ -226,35 +190,4 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
     },
   }
   return store
-}
-
-/** How long closing waits for the answers to commands already sent. */
-const closeTimeoutMs = 2000
-
-/**
- * Every key the store writes has an expiry, so a Redis with a memory limit and any policy but
- * noeviction may drop tasks and sessions that are still in use, silently: say so at start.
- */
-async function evictionWarning(
-  commands: { info(section: string): Promise<string> },
-  where: string,
-): Promise<string | undefined> {
-  let info: string
-  try {
-    info = await withTimeout(commands.info('memory'), 5000, where)
-  } catch {
-    return undefined // INFO is renamed away on some hosted Redis: nothing to go by.
-  }
-  const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim()
-  const policy = field('maxmemory_policy')
-  if (policy === undefined || policy === 'noeviction' || !(Number(field('maxmemory')) > 0)) return undefined
-  return `the store at ${where} evicts keys when its memory is full (maxmemory-policy ${policy}): tasks and sessions in use could vanish; set maxmemory-policy noeviction`
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, where: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from ${where} within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer))
 }

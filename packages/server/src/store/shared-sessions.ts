@@ -15,7 +15,8 @@
 //   instance:<tag>               a heartbeat: an instance whose key expired went away
 // and on channels: a session ended (DELETE), a client's answer to a server-to-client request
 // (routed to the instance that asked: the request id names it), a client's cancellation of a
-// request running elsewhere.
+// request running elsewhere. On a cluster, `<id>` is written `{<id>}`: a hash tag putting a
+// session's keys and its standalone channel in one slot.
 
 import { randomBytes } from 'node:crypto'
 import type { RequestId, RpcMessage } from '../protocol/rpc.js'
@@ -107,11 +108,13 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     options.report?.(new Error(`${what}: ${text}`))
   }
   // One namespace per kind, so no session id a client makes up (`x:sse:0`) names a key of
-  // another kind.
-  const recordKey = (id: string) => `session-record:${id}`
-  const logKey = (id: string, stream: string) => `session-log:${id}:${stream}`
-  const standaloneChannel = (id: string) => `session-events:${id}`
-  const answerKey = (id: string, questionId: RequestId) => `session-answer:${id}:${String(questionId)}`
+  // another kind; on a cluster the id is a hash tag, so a session's keys and channels share a
+  // slot (the append script touches its log, its `once` key and its channel at once).
+  const group = (id: string) => store.hashTag?.(id) ?? id
+  const recordKey = (id: string) => `session-record:${group(id)}`
+  const logKey = (id: string, stream: string) => `session-log:${group(id)}:${stream}`
+  const standaloneChannel = (id: string) => `session-events:${group(id)}`
+  const answerKey = (id: string, questionId: RequestId) => `session-answer:${group(id)}:${String(questionId)}`
   const removedListeners = new Set<(id: string) => void>()
   const changedListeners = new Set<(id: string) => void>()
   const answerListeners = new Set<(sessionId: string, message: RpcMessage) => void>()
@@ -153,7 +156,9 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
     }),
   ])
   const beat = () =>
-    store.set(`instance:${instance}`, String(Date.now()), heartbeatTtlMs).catch(report('heartbeat'))
+    store
+      .set(`instance:${instance}`, String(Date.now()), heartbeatTtlMs, { volatile: true })
+      .catch(report('heartbeat'))
   await beat()
   const heartbeat = setInterval(beat, heartbeatMs)
   heartbeat.unref()
@@ -199,7 +204,7 @@ export async function sharedSessions(store: Store, options: SharedSessionsOption
           maxLength: options.maxLoggedEvents,
           ttlMs: logTtlMs,
           channel: standaloneChannel(id),
-          once: once === undefined ? undefined : `session-once:${id}:${once}`,
+          once: once === undefined ? undefined : `session-once:${group(id)}:${once}`,
         },
       )
     },

@@ -32,15 +32,24 @@ export function compareEventIds(left: string, right: string): number {
   return leftMs - rightMs || leftSeq - rightSeq
 }
 
+/** How a value is written. */
+export interface WriteOptions {
+  /**
+   * Losing it in a failover costs nothing (a heartbeat rewritten every few seconds): a store
+   * with replicas does not wait for them to acknowledge it.
+   */
+  volatile?: boolean
+}
+
 export interface Store {
-  /** `memory` or `redis`, for logs and /healthz. */
+  /** `memory`, `redis` or `redis-cluster`, for logs and /healthz. */
   readonly kind: string
   /** A value, or undefined. */
   get(key: string): Promise<string | undefined>
   /** Sets a value unless the key exists; true when this call set it. */
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>
   /** Sets a value, replacing any, expiring `ttlMs` from now (never, without). */
-  set(key: string, value: string, ttlMs?: number): Promise<void>
+  set(key: string, value: string, ttlMs?: number, options?: WriteOptions): Promise<void>
   /** A value with its expiry pushed to `ttlMs` from now, or undefined. */
   getAndTouch(key: string, ttlMs: number): Promise<string | undefined>
   delete(key: string): Promise<void>
@@ -50,8 +59,16 @@ export interface Store {
    * `{ id, data, end }`). `id` is explicit (`0-<n>`, increasing) or made by the store (ordered
    * by append). With `once`, the entry is appended only by the first call naming that key (the
    * key is kept for `ttlMs`). Resolves to the entry's id, or undefined when `once` refused it.
+   * On a store with slots, `once` and `channel` carry the log's hash tag (`hashTag`).
    */
   appendEvent(log: string, entry: EventEntry, options: AppendOptions): Promise<string | undefined>
+  /**
+   * `group` made part of a key so that the keys and channels carrying it land together: on a
+   * cluster a hash tag (`{group}`), so one script may touch them all (a session's record, its
+   * event logs, their `once` keys and channels). Stores without slots leave it out (the key
+   * holds the group as it is).
+   */
+  hashTag?(group: string): string
   /** The entries of an event log after `afterId` (exclusive; '' = from the start), oldest first. */
   readEvents(log: string, afterId: string): Promise<StoredEvent[]>
   /** The id of an event log's newest entry ('0-0' when it has none). */

@@ -96,12 +96,12 @@ export function builder(yargs: Argv) {
     .option('store', {
       type: 'string',
       describe:
-        'Share state with other instances of this server (2025 sessions, tasks, the requestState key, change notifications), so any instance serves any client: redis://[user:password@]host:port, rediss://… for TLS (or $MCP_KIT_STORE); default: in memory',
+        'Share state with other instances of this server (2025 sessions, tasks, the requestState key, change notifications), so any instance serves any client: redis://[user:password@]host:port, rediss://… for TLS, or a Redis Cluster by one node, redis-cluster://[user:password@]host:port[?wait=N&wait-timeout=MS] (rediss-cluster://… for TLS) (or $MCP_KIT_STORE); default: in memory',
     })
     .option('store-ca', {
       type: 'string',
       describe:
-        "Trust this PEM file's CA certificates (instead of Node's) for a rediss:// store's certificate (or $MCP_KIT_STORE_CA)",
+        "Trust this PEM file's CA certificates (instead of Node's) for a rediss:// or rediss-cluster:// store's certificate (or $MCP_KIT_STORE_CA)",
     })
     .option('request-state-key-file', {
       type: 'string',

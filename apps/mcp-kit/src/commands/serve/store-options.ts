@@ -1,5 +1,6 @@
-// What `serve` shares with its other instances, and how: `--store redis://…` or `rediss://…` (or
-// $MCP_KIT_STORE), a `rediss://` store's certificate checked against `--store-ca FILE` (or
+// What `serve` shares with its other instances, and how: `--store redis://…` or `rediss://…`, or a
+// Redis Cluster by one of its nodes, `redis-cluster://…` or `rediss-cluster://…` (or
+// $MCP_KIT_STORE), a TLS store's certificate checked against `--store-ca FILE` (or
 // $MCP_KIT_STORE_CA; else Node's CAs, which NODE_EXTRA_CA_CERTS extends), and the key that signs
 // 2026 requestState from `--request-state-key-file` or $MCP_KIT_REQUEST_STATE_KEY instead of the
 // store. A store that cannot be used is exit 3, saying why and what to change.
@@ -52,7 +53,8 @@ function storeCa(args: ServeArguments, io: Io, url: string): { pem: string; from
   const path = args.storeCa ?? (io.env.MCP_KIT_STORE_CA || undefined)
   if (path === undefined) return undefined
   const from = args.storeCa === undefined ? `$MCP_KIT_STORE_CA (${path})` : `--store-ca ${path}`
-  if (!url.startsWith('rediss:')) throw new CliError('usage', `${from} is for a TLS store: use rediss://…`)
+  if (!/^rediss(-cluster)?:/i.test(url))
+    throw new CliError('usage', `${from} is for a TLS store: use rediss://… or rediss-cluster://…`)
   const pem = readFileFor(from, path, io)
   if (!pem.includes('-----BEGIN CERTIFICATE-----'))
     throw new CliError('usage', `${from}: expected PEM certificates (-----BEGIN CERTIFICATE-----)`)
@@ -70,7 +72,7 @@ function advice(problem: unknown, ca: { from: string } | undefined): string {
   return ''
 }
 
-/** `--store redis://…` (or $MCP_KIT_STORE): state shared with other instances; unusable is exit 3. */
+/** `--store redis://…` or `redis-cluster://…` (or $MCP_KIT_STORE): state shared with other instances; unusable is exit 3. */
 export async function openStore(args: ServeArguments, io: Io): Promise<Store | undefined> {
   const url = args.store ?? (io.env.MCP_KIT_STORE === '' ? undefined : io.env.MCP_KIT_STORE)
   if (url === undefined || url === 'memory') {
@@ -84,6 +86,8 @@ export async function openStore(args: ServeArguments, io: Io): Promise<Store | u
     const from = args.store === undefined ? '$MCP_KIT_STORE' : '--store'
     throw new CliError('usage', `${from} ${JSON.stringify(redactedUrl(url))}: ${problem}`)
   }
+  if (/^rediss?-cluster:/i.test(url) && args.storePrefix !== undefined && /[{}]/.test(args.storePrefix))
+    throw new CliError('usage', "--store-prefix: a cluster store's prefix may not hold { or } (hash tags)")
   const ca = storeCa(args, io, url)
   try {
     return await redisStore({
