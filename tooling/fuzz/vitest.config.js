@@ -1,7 +1,10 @@
 import { createVitestConfig } from '@mcp-kit/vitest-config'
 
-export default createVitestConfig({
-  include: ['test/**/*.test.js'],
-  testTimeout: 120_000,
-  hookTimeout: 60_000,
-})
+export default createVitestConfig(
+  {
+    include: ['test/**/*.test.js'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+  { tier: 'integration' },
+)

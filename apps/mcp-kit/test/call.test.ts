@@ -1,3 +1,4 @@
+// @module-tag integration
 // cat, head and tail: records, raw results, argument coercion and validation.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

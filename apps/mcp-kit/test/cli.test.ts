@@ -1,3 +1,4 @@
+// @module-tag integration
 // The CLI shell: version, help, usage errors, exit codes, and a light start-up.
 
 import { readFileSync } from 'node:fs'

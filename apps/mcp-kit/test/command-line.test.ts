@@ -1,3 +1,4 @@
+// @module-tag integration
 // Any stdio server by its command line: `mcp-kit <command> [?query] [flags] -- <program> [args…]`,
 // for every command that takes a server (serve aside), with the words after `--` reaching the
 // server exactly as typed and hostile command lines refused as the launch schemes refuse them.

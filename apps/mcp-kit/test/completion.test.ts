@@ -1,3 +1,4 @@
+// @module-tag integration
 // Shell completion, end to end: the scripts `mcp-kit completion <shell>` prints, sourced into a
 // real bash (and fish, and zsh on a terminal, where installed) that asks the CLI for candidates:
 // commands, flags, profile names, and the tools and parameters a saved profile recorded, with no

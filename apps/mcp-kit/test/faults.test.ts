@@ -1,3 +1,4 @@
+// @module-tag integration
 // Faults through the built CLI: each test asserts the exit code, a time bound (generous: it
 // proves "no hang", it is not a benchmark), the message, and that no process is left behind.
 

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A server's forms (elicitation) as people meet them: without a terminal, the exit-6 message lists
 // every field with its type, its choices and whether it is required, and a wrong value is told the
 // allowed values; on a real terminal (tmux) a question starts a line of its own and Tab offers a

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A gateway in front of OAuth-protected upstreams, run as a user would: a real authorization
 // server (oidc-provider), `mcp-kit serve --auth-issuer` as the protected upstream, `mcp-kit auth
 // login` done headlessly through the authorization server's pages, then `mcp-kit serve

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit serve` as a gateway, run as a user would: upstreams named on the command line or in a
 // desktop client's config file, behind one stdio endpoint (SDK v1 and v2 clients spawn it) and one
 // HTTP endpoint (SDK client and mcp-kit's own CLI), traces naming the upstream, and no process

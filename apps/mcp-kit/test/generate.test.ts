@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit generate` end to end: modules for real servers (server-everything, -filesystem,
 // -memory, the conformance fixture, the drift fixture), compiled with callers by the workspace's
 // tsc under --strict --noUncheckedIndexedAccess in one run, the callers run with node against the

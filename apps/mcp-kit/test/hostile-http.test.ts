@@ -1,3 +1,4 @@
+// @module-tag integration
 // A hostile HTTP server cannot drive the CLI's memory up: an endless SSE event, a 200 MB JSON
 // result and a 1 GB chunked body each end `mcp-kit cat` with the message-size error (the same as
 // over stdio), and the CLI's peak memory stays below its peak against an ordinary server plus

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A hostile server's strings through the built CLI: on a real pseudo-terminal (`script`), no ESC
 // and no C1 control or bidi override from the server reaches the terminal — in inspect, cat's
 // error messages and tool error texts, --verbose stderr, warnings and the status line — while

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `profile import` and secrets, end to end: a VS Code config with ${env:…} and ${input:…} (asked
 // on a real terminal without echo, refused without one) and a Cursor config with a literal token
 // in `env`, imported into a project. The tokens are in no profile file, the calls still get them,

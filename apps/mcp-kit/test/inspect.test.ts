@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit inspect` against the bundled demo and a real server from npm.
 
 import { npmServers } from '@mcp-kit/fixtures'

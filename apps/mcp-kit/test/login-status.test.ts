@@ -1,3 +1,4 @@
+// @module-tag integration
 // A login that starts while the status line says "connecting to …", on a real terminal (tmux):
 // the status line is cleared first, so "opening a browser to log in" starts a line of its own.
 // The browser is a stand-in `xdg-open` on PATH that opens nothing; no login is completed.

@@ -1,3 +1,4 @@
+// @module-tag integration
 // OAuth end to end, as a user meets it: `mcp-kit serve --auth-issuer` in front of a real
 // authorization server (oidc-provider), `mcp-kit auth login` through its login and consent pages
 // in a real browser (Debian's Chromium, driven by Playwright), calls that use the stored login,

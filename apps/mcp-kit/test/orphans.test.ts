@@ -1,3 +1,4 @@
+// @module-tag integration
 // The CLI's servers never outlive it: killed with SIGKILL in the middle of a call (no chance to
 // clean up), its watchdog ends the server tree within seconds, a server that ignores stdin EOF
 // and SIGTERM and a child that left for its own session included; and a normal exit leaves no

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The yargs-free path for a plain `mcp-kit inspect <reference>`: it must hand runInspect exactly
 // what yargs would (every flag's default included), take nothing less plain, and leave yargs
 // unloaded.

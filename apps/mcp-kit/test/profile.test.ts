@@ -1,3 +1,4 @@
+// @module-tag integration
 // The profile lifecycle through the CLI: explore → save → use → detect change → update, with a
 // server whose tools change between runs, and imports of other clients' configs.
 

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The CLI in both protocol eras, end to end: a registry tool that asks the user to confirm
 // (MRTR under 2026-07-28, an elicitation request under 2025-11-25) answered from --input, refused
 // with exit 6 when nothing can answer, and asked on a real terminal (tmux); `watch` printing a

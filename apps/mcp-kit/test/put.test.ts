@@ -1,3 +1,4 @@
+// @module-tag integration
 // put: one call per NDJSON record, in order, nothing dropped or duplicated; one call at a time
 // unless --concurrency or the profile says the server takes more.
 

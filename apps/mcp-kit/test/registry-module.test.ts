@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit serve <module>` loads a registry module whatever its form: ES module or CommonJS,
 // whatever the nearest package.json says, and TypeScript where Node strips types — and the
 // README's example works wherever it is pasted. Each module is served over stdio and called

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Redis restarting under load: three `mcp-kit serve --store` instances on a private redis-server
 // (a free port, its own directory) behind a round-robin proxy, a steady load of 2026 tools/call
 // and task creations followed by polls. Redis is stopped (SIGTERM) — every instance's /healthz

@@ -1,3 +1,4 @@
+// @module-tag integration
 // 2025-11-25 sessions on three `mcp-kit serve --store redis://…` instances behind a round-robin
 // proxy (no affinity): a session opened on one instance keeps working when its next requests land
 // on the others, questions answered through a different instance than the one that asked; after

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Tasks across three `mcp-kit serve --store redis://…` instances behind a round-robin proxy (no
 // affinity): a task started through one instance is polled to its result through all three, and
 // a task whose instance is killed (SIGKILL: no shutdown, its lease simply stops being renewed)

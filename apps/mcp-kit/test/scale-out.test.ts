@@ -1,3 +1,4 @@
+// @module-tag integration
 // Three `mcp-kit serve --store redis://…` instances behind a round-robin proxy (in the test, no
 // affinity): 2026 calls spread over all three, a confirmation whose retry lands on another
 // instance still completes, a list change made on one instance reaches a subscriptions/listen

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit serve` as a user runs it: the built CLI in a real process, real HTTP on 127.0.0.1,
 // signals, modules, flags and usage errors. Every process a test starts is gone after it.
 

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Real clients against `mcp-kit serve` over stdio and Streamable HTTP: the official Inspector
 // CLI, the MCP SDK's own Client, and @mcp-kit/client. Each test stops what it started.
 

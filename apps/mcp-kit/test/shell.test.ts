@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit shell`: driven in a real terminal (tmux) through listing, a call completed with Tab,
 // Ctrl-C cancelling a running call, and exit; read from a pipe, it prints the records `cat`
 // prints; its history is kept between sessions; the server it started is gone afterwards.

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The interop matrix with hand-written servers' habits: every command works against each sloppy
 // kind (a server that answers unknown methods with {}, null or a string, errors of odd shapes,
 // notifications before its initialize answer, only 2024-11-05, ids echoed as strings, silence),

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit serve --store rediss://user:password@…` against a real redis-server on TLS only, with
 // a throwaway CA made by openssl and an ACL user limited to the store's prefix: two instances
 // behind a round-robin proxy share 2025 sessions and tasks through it, one trusting the CA by --store-ca,

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Calls that servers run as tasks, from the CLI: cat and put follow a task to its result (with
 // the task's status on a terminal's status line), --detach prints the task instead, and `mcp-kit
 // task get|cancel` look at, wait for, or cancel it later. Against `mcp-kit serve` over HTTP

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `mcp-kit inspect` of one tool: everything the server says about it, nothing cut short, and an
 // example command line that really calls it.
 

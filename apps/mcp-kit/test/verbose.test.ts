@@ -1,3 +1,4 @@
+// @module-tag integration
 // --verbose on failures we expect: one line per event, causes as `cause: <message>`, never a
 // stack trace and never the same line twice.
 

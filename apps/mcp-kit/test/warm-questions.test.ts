@@ -1,3 +1,4 @@
+// @module-tag integration
 // A warm command's questions (--keep-alive): the daemon has no terminal, so a server's question
 // is asked on the terminal of the CLI process whose command caused it (a real tmux terminal, a
 // real daemon with its own XDG_RUNTIME_DIR, a registry served over stdio by mcp-kit itself), in

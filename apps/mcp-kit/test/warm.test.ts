@@ -1,3 +1,4 @@
+// @module-tag integration
 // Warm sessions (--keep-alive): real CLI processes, a real daemon per test (its own
 // XDG_RUNTIME_DIR), real servers. Reuse is proven by server pids (the fixtures write theirs to a
 // file), cleanup by checking every pid is gone, and the socket's guard by the user's own

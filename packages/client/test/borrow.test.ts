@@ -1,3 +1,4 @@
+// @module-tag integration
 // Borrowed views of one session (what mcp-kit's warm sessions hand each command): each has its
 // own cancellation, limits and traces; none of them ends the others' calls or the session.
 

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A call's own question handler and log sink (CallOptions.input, onLog), against mcp-kit's real
 // server: two calls at once over one 2025-11-25 Streamable HTTP session each get the questions
 // and log messages the server sends on their own response streams, and each answer reaches the

@@ -1,3 +1,4 @@
+// @module-tag integration
 // What the era cache remembers: a verdict only from a server that finished its handshake. A
 // server that crashes at start (before and after the probe) is not taken for a 2025 one for good.
 

@@ -1,4 +1,3 @@
-import { importedModules } from '@mcp-kit/fixtures'
 import { expect, it } from 'vitest'
 
 it('the public API is exactly what we mean to publish', async () => {
@@ -38,15 +37,4 @@ it('the public API is exactly what we mean to publish', async () => {
     'schemaFingerprint',
     'traceServerName',
   ])
-})
-
-it('importing the package loads neither the MCP SDK nor undici (start-up time)', async () => {
-  const entry = new URL('../dist/index.js', import.meta.url).href
-  const { urls } = await importedModules([
-    '--input-type=module',
-    '-e',
-    `await import(${JSON.stringify(entry)})`,
-  ])
-  expect(urls.some((url) => url.includes('/packages/client/dist/'))).toBe(true)
-  expect(urls.filter((url) => url.includes('@modelcontextprotocol') || url.includes('/undici/'))).toEqual([])
 })

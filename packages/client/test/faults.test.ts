@@ -1,3 +1,4 @@
+// @module-tag integration
 // Faults a client meets in the wild: crashes, silence, garbage, servers that will not exit,
 // wrappers that leave grandchildren, oversized messages. Every test also checks that nothing is
 // left running, and that failures come fast (bounds are generous: "not a hang", not a benchmark).

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Servers that try to make the client hold too much over HTTP, in the 2025-11-25 era (the CLI's
 // hostile-http test covers 2026-07-28 and peak memory): every body and SSE event is bounded by
 // maxMessageBytes while it streams and fails with the same protocol_error as an oversized stdio

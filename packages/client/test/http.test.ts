@@ -1,3 +1,4 @@
+// @module-tag integration
 // The client over HTTP against real servers: Streamable HTTP, the legacy SSE fallback, headers,
 // bearer tokens, proxies, and the errors a user sees when HTTP goes wrong.
 

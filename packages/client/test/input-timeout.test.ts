@@ -1,3 +1,4 @@
+// @module-tag integration
 // A server's question that the client's handler never answers (a person who walked away from the
 // prompt) is answered with a JSON-RPC error after `inputTimeoutMs`, against a real 2025-11-25
 // stdio server that reports on stderr what came back; the call waiting on it fails saying why,

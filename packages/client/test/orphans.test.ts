@@ -1,3 +1,4 @@
+// @module-tag integration
 // Servers and what they start never outlive the client: a child that left the server's process
 // group and session is ended by close(), and when the client's process dies without cleaning up
 // (SIGKILL), its watchdog ends the server trees. Real processes throughout; each test checks, by

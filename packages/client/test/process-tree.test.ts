@@ -1,3 +1,4 @@
+// @module-tag integration
 // Following a server's process tree in /proc: descendants are found wherever they went (their own
 // session included) and remembered by pid and start time, so a pid that now names another
 // process is never counted; members of a session whose leader is gone still count.

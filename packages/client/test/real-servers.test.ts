@@ -1,3 +1,4 @@
+// @module-tag integration
 // The client against real MCP servers nobody here wrote, from npm, by their local bin paths.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'

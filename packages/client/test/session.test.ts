@@ -1,3 +1,4 @@
+// @module-tag integration
 // Session behaviour: cached and filtered tool discovery, list_changed, pagination, traces,
 // and the environment stdio servers start with.
 

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The client's own Streamable HTTP transport, on the wire: what it sends (asserted on a raw
 // node:http server) and what it makes of the answers, in both eras. Resumption (SEP-1699) runs
 // against mcp-kit's own server, whose tool closes its stream mid-call.

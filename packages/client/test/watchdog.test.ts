@@ -1,3 +1,4 @@
+// @module-tag integration
 // The watchdog script on its own: fed pids the way the client feeds it, its pipe closed the way a
 // dying client closes it. It must end what it was told about (and their descendants), and
 // nothing else: not a pid whose start time says it is another process now, not a process it

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A gateway in front of real upstreams (server-everything, -filesystem and -memory from npm, and a
 // fixture that crashes, grows and asks), served over Streamable HTTP to the official SDK clients
 // of both lines and both protocol eras. The stdio endpoint and the CLI are tested in the app.

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A hostile upstream's descriptions and titles reach the gateway's clients without control
 // characters: no escape sequence (clear screen, window title, OSC, C1 CSI), no BEL, NUL, DEL or
 // carriage return gets through to a client that prints them or a model that reads them, while

@@ -1,3 +1,4 @@
+// @module-tag integration
 // Server-to-client traffic of a gateway that serves several users at once: each caller sees the
 // questions and log messages of its own calls only, and the answer an upstream gets is its
 // caller's. Real parts throughout: upstreams (the MCP SDK v1 over HTTP, mcp-kit over stdio and

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A 2026-07-28 client's call through the gateway whose upstream asks questions stays parked in
 // the gateway between rounds. It belongs to the client that started it: the retry finds it by a
 // random handle the gateway keeps in the signed requestState, never by what the call looks like,

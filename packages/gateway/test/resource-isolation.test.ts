@@ -1,3 +1,4 @@
+// @module-tag integration
 // Upstreams are isolated from each other's resources: a hostile upstream offering a template that
 // overlaps another upstream's (`demo://{+anything}` against server-everything's
 // `demo://resource/dynamic/text/{id}`) never sees the other's reads, whichever started first.

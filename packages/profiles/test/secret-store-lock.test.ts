@@ -1,3 +1,4 @@
+// @module-tag integration
 // Writes to the secret store from several processes at once: two real writer processes (the
 // built package, as `mcp-kit profile secret set` runs it) each set their own keys many times and
 // none is lost; a lock left by a writer that died is broken; one held by a live process is waited

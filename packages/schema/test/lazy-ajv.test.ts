@@ -1,3 +1,4 @@
+// @module-tag integration
 // The CLI imports this package on every start-up; ajv costs tens of milliseconds to load, so
 // the built entry must not load it until something is validated.
 import { execFileSync } from 'node:child_process'

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The official SDK clients as peers of @mcp-kit/server, both eras: the SDK v2 client in `auto`
 // mode negotiates 2026-07-28 over HTTP and stdio, in `legacy` mode 2025-11-25, and the SDK v1
 // client keeps working. Every cell lists tools and calls one; the question-asking tool works

@@ -1,3 +1,4 @@
+// @module-tag integration
 // What the Redis task store costs Redis, on a private redis-server (so its counters are ours
 // alone): the upkeep's round reads no record however many finished tasks are kept (an earlier
 // version read the whole index and every record every 10 s on every instance), and each write

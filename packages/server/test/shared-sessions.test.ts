@@ -1,3 +1,4 @@
+// @module-tag integration
 // 2025-11-25 sessions shared by two instances on one Redis (each test on its own key prefix): a
 // session opened on one is served by the other (an SDK v1 client whose requests alternate
 // between them), a question asked by one is answered through the other, DELETE on one ends the

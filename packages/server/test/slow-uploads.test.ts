@@ -1,3 +1,4 @@
+// @module-tag integration
 // 1,100 slow uploads against a server with a 1,024-file limit and its default connection cap
 // do not keep an ordinary client out, and are shed within the body timeout. The server and the
 // attackers run in child processes, each with its own open-file limit; the server is the built

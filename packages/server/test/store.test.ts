@@ -1,3 +1,4 @@
+// @module-tag integration
 // Several instances behind one endpoint, sharing a Store: a 2026 retry signed by one instance is
 // accepted by another, a list change made on one reaches a subscriptions/listen stream held on
 // another, and readiness follows the store (Redis going away and coming back). Redis comes from
