@@ -1,5 +1,6 @@
 // Runs the official MCP conformance suite (0.2.0-alpha.12) against mcp-kit, once per protocol
-// revision and side: server mode against `mcp-kit serve everything.js --port 0`, and client mode
+// revision and side: server mode against `mcp-kit serve everything.js --port 0` (and the same on
+// Redis, and three instances on a Redis Cluster behind HAProxy: cluster.js), and client mode
 // with client.js (the client under test, on @mcp-kit/client's public API), each with
 // `--requirements 2025-11-25` and `--requirements 2026-07-28`. Ends with one plain line,
 // `N passed, N failed, N skipped`, counting checks as the suite does; checks of scenarios listed
@@ -15,6 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { redisForTests } from '@mcp-kit/fixtures/redis'
 import { node22Path } from '@mcp-kit/node22'
+import { startClusterDeployment } from './cluster.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const mcpKitBin = join(here, '..', '..', 'apps', 'mcp-kit', 'dist', 'bin.js')
@@ -164,7 +166,8 @@ const runs =
         {
           name: customLeg,
           leg: customLeg,
-          // CONFORMANCE_STORE=redis runs a server scenario against `serve --store redis://…`.
+          // CONFORMANCE_STORE=redis runs a server scenario against `serve --store redis://…`;
+          // CONFORMANCE_STORE=cluster against three instances on a Redis Cluster behind HAProxy.
           store: process.env.CONFORMANCE_STORE,
           args: custom[0] === customLeg ? custom.slice(1) : custom,
         },
@@ -189,6 +192,21 @@ const runs =
           name: 'server, 2026-07-28, store on Redis',
           leg: 'server',
           store: 'redis',
+          args: ['--requirements', '2026-07-28', '--expected-failures', baselinePath],
+        },
+        // Three instances on a Redis Cluster (3 masters, 3 replicas) behind HAProxy, round robin
+        // without affinity: a session's requests, a task's polls and an input round's retry each
+        // reach any instance.
+        {
+          name: 'server, 2025-11-25, three instances on a Redis Cluster behind HAProxy',
+          leg: 'server',
+          store: 'cluster',
+          args: ['--requirements', '2025-11-25'],
+        },
+        {
+          name: 'server, 2026-07-28, three instances on a Redis Cluster behind HAProxy',
+          leg: 'server',
+          store: 'cluster',
           args: ['--requirements', '2026-07-28', '--expected-failures', baselinePath],
         },
         // The suite runs client scenarios side by side; on a busy machine a login takes a while.
@@ -227,19 +245,26 @@ const redisServer =
         `mcp-kit-conformance:${process.pid}-${Date.now()}:`,
       ])
 let exitCode = 1
+let deployment
 try {
   const url = await server.url
   const redisServerUrl = await redisServer?.url
+  deployment = runs.some((run) => run.store === 'cluster')
+    ? await startClusterDeployment({ startServer, stopServer })
+    : undefined
+  const urls = { redis: redisServerUrl, cluster: deployment?.url }
   for (const run of runs) {
     console.log(`\n### conformance: ${run.name}`)
-    if (run.store === 'redis' && redisServer === undefined) {
-      console.log(`### ${run.name}: skipped, no Redis (see the warning above)`)
+    if (run.store !== undefined && urls[run.store] === undefined) {
+      console.log(
+        `### ${run.name}: skipped, no ${run.store === 'redis' ? 'Redis' : 'Redis Cluster or HAProxy'} (see the warning above)`,
+      )
       total.skipped += 1
       continue
     }
     const target =
       run.leg === 'server'
-        ? ['--url', run.store === 'redis' ? redisServerUrl : url]
+        ? ['--url', run.store === undefined ? url : urls[run.store]]
         : ['--command', `${process.execPath} ${clientPath}`]
     const { code, output } = await runSuite([run.leg, ...target, ...run.args])
     const counts = countChecks(output, code, baseline)
@@ -260,6 +285,9 @@ try {
   await stopServer(server.child)
   if (redisServer !== undefined) await stopServer(redisServer.child)
   await redis?.stop()
+  if (exitCode !== 0 && deployment !== undefined)
+    console.error(`mcp-kit serve on the cluster, stderr:\n${deployment.stderr()}`)
+  await deployment?.stop()
   if (exitCode !== 0 && server.stderr() !== '') console.error(`mcp-kit serve stderr:\n${server.stderr()}`)
   if (exitCode !== 0 && redisServer?.stderr())
     console.error(`mcp-kit serve --store stderr:\n${redisServer.stderr()}`)
