@@ -68,7 +68,7 @@ export { serveStdio } from './stdio/serve.js'
 
 // Shared state for several instances: in memory, or on Redis
 
-export type { RedisStoreOptions } from './store/redis-store.js'
+export type { RedisStoreOptions } from './store/redis-options.js'
 export { redactedUrl, redisStore, redisUrlProblem } from './store/redis-store.js'
 export type { Store } from './store/store.js'
 export { memoryStore } from './store/store.js'

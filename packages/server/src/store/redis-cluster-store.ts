@@ -18,7 +18,7 @@ import {
   withTimeout,
 } from './redis-common.js'
 import { storeConnectError } from './redis-connect-errors.js'
-import type { RedisStoreOptions } from './redis-store.js'
+import type { RedisStoreOptions } from './redis-options.js'
 import { shardedTaskKeys } from './redis-task-keys.js'
 import { type RedisTaskCommands, redisTaskStore, taskScripts } from './redis-task-store.js'
 import { clusterTarget, redactedUrl } from './redis-url.js'

@@ -14,38 +14,13 @@ import {
   withTimeout,
 } from './redis-common.js'
 import { storeConnectError } from './redis-connect-errors.js'
+import type { RedisStoreOptions } from './redis-options.js'
 import { singleTaskKeys } from './redis-task-keys.js'
 import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import { isClusterUrl, redactedUrl, redisUrlProblem } from './redis-url.js'
 import type { Store, StoredEvent } from './store.js'
 
 export { redactedUrl, redisUrlProblem } from './redis-url.js'
-
-export interface RedisStoreOptions {
-  /**
-   * `redis://[user:password@]host:port[/db]` or `rediss://…`; or one seed node of a Redis Cluster,
-   * `redis-cluster://[user:password@]host:port[?wait=N&wait-timeout=MS]` or `rediss-cluster://…`
-   * (the other nodes are discovered; writes that must survive a failover wait for N replicas,
-   * default 1, at most MS, default 500).
-   */
-  url: string
-  /** Put before every key and channel (default `mcp-kit:`). */
-  prefix?: string
-  /**
-   * PEM certificates of the authorities to trust for a `rediss://` store, instead of Node's
-   * defaults (which `NODE_EXTRA_CA_CERTS` extends): a Redis with a private CA is verified, never
-   * accepted unverified.
-   */
-  ca?: string | Buffer | ReadonlyArray<string | Buffer>
-  /** How long the first connection may take before `redisStore` fails (default 5 s). */
-  connectTimeoutMs?: number
-  /** A cluster's failover: how long a command keeps being retried while a shard has no master (default 15 s). */
-  failoverTimeoutMs?: number
-  /** Reports connection trouble (the operator's log). */
-  onError?: (error: Error) => void
-  /** Told once at start when Redis is set up to lose what the store keeps (it evicts keys). */
-  onWarning?: (message: string) => void
-}
 
 /**
  * Connects to Redis, or to a Redis Cluster by one of its nodes; rejects with a clear message when
