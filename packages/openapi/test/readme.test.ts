@@ -32,6 +32,8 @@ test("the README's example compiles under the strictest settings", () => {
     noEmit: true,
     baseUrl: here,
     paths: { '@mcp-kit/openapi': ['../src/index.ts'] },
+    // Sibling packages' types from their source too (their `@mcp-kit/source` export), so no build is needed.
+    customConditions: ['@mcp-kit/source'],
   }
   const host = ts.createCompilerHost(options)
   const { getSourceFile, fileExists, readFile } = host
