@@ -2,10 +2,9 @@
 // cluster's node timeout; meanwhile a command for its slots fails (the connection is gone, the
 // client's queue for that node is dropped once the new topology is read, the cluster answers
 // CLUSTERDOWN while the replica is elected). Such a command is sent again until the new master
-// answers or the failover time runs out. A write that must survive the next failover waits
-// (WAIT) until a replica has it; a shard whose replica does not answer in time (it is the one
-// that was promoted and has no replica yet) is not waited for again for a while, and the
-// operator is told. Readiness and "the store came back" follow the masters' connections.
+// answers or the failover time runs out; a write that must survive the next failover is sent
+// again with its wait for a replica (redis-cluster-wait.ts). Readiness and "the store came back"
+// follow the masters' connections.
 
 import {
   ClientOfflineError,
@@ -24,16 +23,14 @@ import {
 export interface ClusterNodes {
   readonly isReady: boolean
   readonly masters: ReadonlyArray<{ address: string; client?: { isReady: boolean } }>
-  getNodeClientForKey(key: string): Promise<{ sendCommand(words: string[]): Promise<unknown> }>
   on(event: string, listener: (...args: never[]) => void): unknown
 }
 
 export interface FailoverOptions {
   /** How long a command keeps being sent again (the node timeout and an election, with room). */
   failoverTimeoutMs: number
-  /** Replicas that must acknowledge a durable write (0: none). */
-  replicas: number
-  waitTimeoutMs: number
+  /** Waits until a replica has the write just answered for `key` (redis-cluster-wait.ts). */
+  replicate?: (key: string) => Promise<void>
   report?: (error: Error) => void
 }
 
@@ -51,8 +48,6 @@ export interface Failover {
 
 const transientReplies = /^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY|MOVED|ASK)\b/
 const transientCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH'])
-/** How long a shard whose replica did not acknowledge a write is not waited for. */
-const lackingMs = 5000
 
 /** Whether an error is what a failover looks like to a client (so: try again), not an answer. */
 export function transient(error: unknown): boolean {
@@ -79,7 +74,6 @@ export function watchFailovers(cluster: ClusterNodes, options: FailoverOptions):
   let checking: NodeJS.Timeout | undefined
   const backListeners = new Set<() => void>()
   const reported = new Set<string>()
-  const lacking = new WeakMap<object, number>()
 
   const allMastersReady = () =>
     cluster.isReady && cluster.masters.length > 0 && cluster.masters.every((master) => master.client?.isReady)
@@ -121,25 +115,6 @@ export function watchFailovers(cluster: ClusterNodes, options: FailoverOptions):
     }
   }
 
-  /** WAIT on the connection that made the write (the client has one per master). */
-  const replicate = async (key: string) => {
-    if (options.replicas === 0) return
-    const node = await cluster.getNodeClientForKey(key)
-    if ((lacking.get(node) ?? 0) > Date.now()) return
-    const acknowledged = Number(
-      await node.sendCommand(['WAIT', String(options.replicas), String(options.waitTimeoutMs)]),
-    )
-    if (acknowledged >= options.replicas) return
-    lacking.set(node, Date.now() + lackingMs)
-    const address =
-      cluster.masters.find((master) => (master.client as object | undefined) === node)?.address ?? 'a master'
-    options.report?.(
-      new Error(
-        `redis cluster: a write to ${address} reached ${acknowledged} of ${options.replicas} replicas within ${options.waitTimeoutMs} ms (it has none in sync?): a failover of that master could lose it; not waiting there for ${lackingMs / 1000} s`,
-      ),
-    )
-  }
-
   return {
     retry,
     durable: (key, write) =>
@@ -147,7 +122,7 @@ export function watchFailovers(cluster: ClusterNodes, options: FailoverOptions):
       // it is made again (every durable write may be repeated: see the callers).
       retry(async () => {
         const result = await write()
-        await replicate(key)
+        await options.replicate?.(key)
         return result
       }),
     ready: () =>

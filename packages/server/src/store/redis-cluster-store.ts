@@ -5,11 +5,13 @@
 // hot. Pub/sub is sharded (SPUBLISH/SSUBSCRIBE): a message goes to the master of its channel's
 // slot and its subscribers, not over the cluster bus to every node. A failover is ridden out by
 // redis-cluster-failover.ts: commands are sent again until the promoted replica answers, and the
-// writes a client was told about wait for a replica first.
+// writes a client was told about wait for a replica first (redis-cluster-wait.ts), on a second
+// set of connections.
 
 import { createCluster, defineScript } from '@redis/client'
 import type { TaskStore } from '../tasks/task-store.js'
 import { watchFailovers } from './redis-cluster-failover.js'
+import { replicaWaits } from './redis-cluster-wait.js'
 import {
   appendArguments,
   appendEventScript,
@@ -73,6 +75,16 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
     // "All the root nodes are unavailable" says nothing: the seed's own failure says why.
     throw storeConnectError(lastError ?? error, where)
   }
+  // The writes that wait for a replica have connections of their own (WAIT blocks its connection).
+  const writer = cluster.duplicate()
+  writer.on('error', () => {})
+  try {
+    await withTimeout(writer.connect(), timeoutMs, where)
+  } catch (error) {
+    cluster.destroy()
+    writer.destroy()
+    throw storeConnectError(error, where)
+  }
   connectedOnce = true
   for (const master of cluster.masters) {
     const warning = await evictionWarning(await cluster.nodeClient(master), `${where} (${master.address})`)
@@ -83,8 +95,7 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
   }
   const failover = watchFailovers(cluster as never, {
     failoverTimeoutMs: options.failoverTimeoutMs ?? 15_000,
-    replicas: target.settings.replicas,
-    waitTimeoutMs: target.settings.waitTimeoutMs,
+    replicate: replicaWaits(writer as never, { ...target.settings, report: options.onError }),
     report: options.onError,
   })
   const { retry, durable } = failover
@@ -103,7 +114,7 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
       const write = async () => {
         const again = sent
         sent = true
-        const found = await cluster.writeTask(keys, args)
+        const found = await (mustSurvive === true ? writer : cluster).writeTask(keys, args)
         return again && found === args[1] ? 1 : found
       }
       return mustSurvive === true ? durable(keys[0], write) : retry(write)
@@ -118,17 +129,18 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
     },
     async setIfAbsent(key, value, ttlMs) {
       const options = ttlMs === undefined ? { NX: true as const } : { NX: true as const, PX: ttlMs }
-      return (await durable(prefix + key, () => cluster.set(prefix + key, value, options))) === 'OK'
+      return (await durable(prefix + key, () => writer.set(prefix + key, value, options))) === 'OK'
     },
     async set(key, value, ttlMs, how) {
-      const write = () => cluster.set(prefix + key, value, ttlMs === undefined ? {} : { PX: ttlMs })
-      await (how?.volatile === true ? retry(write) : durable(prefix + key, write))
+      const expiry = ttlMs === undefined ? {} : { PX: ttlMs }
+      if (how?.volatile === true) await retry(() => cluster.set(prefix + key, value, expiry))
+      else await durable(prefix + key, () => writer.set(prefix + key, value, expiry))
     },
     async getAndTouch(key, ttlMs) {
       return (await retry(() => cluster.getEx(prefix + key, { type: 'PX', value: ttlMs }))) ?? undefined
     },
     async delete(key) {
-      await durable(prefix + key, () => cluster.del(prefix + key))
+      await durable(prefix + key, () => writer.del(prefix + key))
     },
     async appendEvent(log, entry, options) {
       const logKey = prefix + log
@@ -139,7 +151,7 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
       const channel = options.channel === undefined ? '' : prefix + options.channel
       const inScript = channel === '' || slotTag(channel) === slotTag(logKey)
       const id = await durable(logKey, () =>
-        cluster.appendEvent(
+        writer.appendEvent(
           [logKey, onceKey],
           appendArguments(entry, options, inScript ? channel : '', 'SPUBLISH'),
         ),
@@ -187,8 +199,11 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
     },
     async close() {
       failover.close()
-      if (!cluster.isOpen) return
-      await withTimeout(cluster.close(), closeTimeoutMs, where).catch(() => cluster.destroy())
+      const end = async (client: typeof cluster) => {
+        if (!client.isOpen) return
+        await withTimeout(client.close(), closeTimeoutMs, where).catch(() => client.destroy())
+      }
+      await Promise.all([end(cluster), end(writer)])
     },
   }
   return store
