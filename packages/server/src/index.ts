@@ -70,7 +70,7 @@ export { serveStdio } from './stdio/serve.js'
 
 export type { RedisStoreOptions } from './store/redis-options.js'
 export { redactedUrl, redisStore, redisUrlProblem } from './store/redis-store.js'
-export type { Store } from './store/store.js'
+export type { Store, WriteOptions } from './store/store.js'
 export { memoryStore } from './store/store.js'
 
 // Tasks (the io.modelcontextprotocol/tasks extension): where task records live
