@@ -106,6 +106,20 @@ describe('cat', () => {
     ])
   })
 
+  it('a resource the server does not have: a resource_not_found record and exit 2', async () => {
+    const result = await runCli(['cat', `${basic}?resource=fixture://nothing`])
+    expect(result.code).toBe(2)
+    expect(records(result.stdout)).toEqual([
+      {
+        error: {
+          code: 'resource_not_found',
+          message: "resources/read 'fixture://nothing': Resource fixture://nothing not found",
+          details: { rpcCode: -32002 },
+        },
+      },
+    ])
+  })
+
   it('list= prints one record per item', async () => {
     const tools = records((await runCli(['cat', `${basic}?list=tools`])).stdout) as Array<{ name: string }>
     expect(tools.map((tool) => tool.name)).toContain('echo')

@@ -12,6 +12,8 @@ export type ClientErrorCode =
   | 'cancelled'
   | 'protocol_error'
   | 'tool_not_found'
+  /** The server has no resource at the URI read (JSON-RPC -32002, or -32602 naming the URI). */
+  | 'resource_not_found'
   | 'invalid_arguments'
   | 'tool_error'
   | 'server_error'
@@ -27,7 +29,7 @@ export type ClientErrorCode =
   | 'internal'
 
 export interface ClientErrorOptions {
-  details?: Record<string, unknown>
+  details?: Record<string, unknown> | undefined
   cause?: unknown
 }
 

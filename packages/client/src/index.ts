@@ -16,7 +16,7 @@ export type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client'
-// OAuth: credentials, logins, the SDK's provider on a file store
+// OAuth: credentials and logins
 export type { CredentialData, CredentialStore, TokenEntry } from './auth/credential-store.js'
 export {
   defaultCredentialsPath,
@@ -26,15 +26,15 @@ export {
 export type { LoopbackOptions } from './auth/loopback.js'
 export { loopbackAuthorizer } from './auth/loopback.js'
 export type { AuthHook, OAuthHookOptions } from './auth/oauth.js'
-export { authorize, createOAuthHook } from './auth/oauth.js'
+export { createOAuthHook } from './auth/oauth.js'
 export type { Authorizer, OAuthSettings } from './auth/provider.js'
-export { StoreProvider, serverKey as credentialKey } from './auth/provider.js'
+export { serverKey as credentialKey } from './auth/provider.js'
 export type { LogoutResult } from './auth/revoke.js'
 export { logout } from './auth/revoke.js'
 // Connecting, in whichever protocol era the server speaks
 export { connect } from './connect/connect.js'
 export type { EraCache } from './connect/era-cache.js'
-export { defaultEraCachePath, fileEraCache, noEraCache } from './connect/era-cache.js'
+export { defaultEraCachePath, fileEraCache, memoryEraCache, noEraCache } from './connect/era-cache.js'
 export type { ConnectOptions } from './connect/options.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors

@@ -5,14 +5,14 @@ export interface StdioServerSpec {
   transport: 'stdio'
   command: string
   args: string[]
-  env?: Record<string, string>
-  cwd?: string
+  env?: Record<string, string> | undefined
+  cwd?: string | undefined
 }
 
 export interface HttpServerSpec {
   transport: 'http'
   url: string
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
 }
 
 export type ServerSpec = StdioServerSpec | HttpServerSpec

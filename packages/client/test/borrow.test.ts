@@ -3,7 +3,7 @@
 // own cancellation, limits and traces; none of them ends the others' calls or the session.
 
 import { describe, expect, it } from 'vitest'
-import { connect, type TraceEntry } from '../src/index.js'
+import { ClientError, connect, type TraceEntry } from '../src/index.js'
 import { failureOf, fixture, processAlive } from './helpers.js'
 
 describe('Session.borrow', () => {
@@ -29,6 +29,30 @@ describe('Session.borrow', () => {
     expect(processAlive(pid)).toBe(true)
     await session.close()
     expect(processAlive(pid)).toBe(false)
+  })
+
+  it("a borrower's signal aborted with a ClientError fails its calls with that error, no one else's", async () => {
+    const session = await connect(fixture('basic'))
+    const failed = new AbortController()
+    const one = session.borrow({ signal: failed.signal })
+    const two = session.borrow()
+    const hanging = failureOf(one.callTool('hang', {}))
+    const slow = two.callTool('slow', { ms: 300 })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    failed.abort(new ClientError('input_required', 'the server asked for input and nothing could answer'))
+    const failure = await hanging
+    expect(failure.code).toBe('input_required')
+    expect(failure.message).toBe("tools/call 'hang': the server asked for input and nothing could answer")
+    expect((await slow).content).toEqual([{ type: 'text', text: 'slept 300' }])
+    await Promise.all([one.close(), two.close()])
+    await session.close()
+  })
+
+  it('a session has no public way to fail its calls or to feed it notifications', async () => {
+    const session = await connect(fixture('basic'))
+    expect('failPending' in session).toBe(false)
+    expect('receiveNotification' in session).toBe(false)
+    await session.close()
   })
 
   it('keeps its own call limit and total limit', async () => {

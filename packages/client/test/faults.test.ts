@@ -75,8 +75,17 @@ describe('a server that never answers', () => {
     const session = await connect(fixture('basic'), { onStderr: (line) => stderr.push(line) })
     const failure = await failureOf(session.callTool('hang', {}, { timeoutMs: 300 }))
     expect(failure.code).toBe('timeout')
-    expect(failure.message).toBe("tools/call 'hang': no response within 0.3 s (--timeout)")
+    // The library names its own option that set the limit, never a command-line flag.
+    expect(failure.message).toBe("tools/call 'hang': no response within 0.3 s (timeoutMs)")
     await expect.poll(() => stderr.join('\n')).toMatch(/cancelled request \d+/)
+    await session.close()
+  })
+
+  it("the session's call limit is named callTimeoutMs", async () => {
+    const session = await connect(fixture('basic'), { callTimeoutMs: 300 })
+    const failure = await failureOf(session.callTool('hang', {}))
+    expect(failure).toMatchObject({ code: 'timeout', details: { limit: 'call', timeoutMs: 300 } })
+    expect(failure.message).toBe("tools/call 'hang': no response within 0.3 s (callTimeoutMs)")
     await session.close()
   })
 
@@ -84,9 +93,15 @@ describe('a server that never answers', () => {
     const started = Date.now()
     const failure = await failureOf(connect(fixture('mute'), { connectTimeoutMs: 300 }))
     expect(failure.code).toBe('timeout')
-    expect(failure.message).toMatch(/did not finish initializing within 0\.3 s \(--connect-timeout\)/)
+    expect(failure.message).toMatch(/did not finish initializing within 0\.3 s \(connectTimeoutMs\)$/)
     expect(failure.details).toMatchObject({ limit: 'connect' })
     expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  it('a total limit shorter than the connect limit is the one named', async () => {
+    const failure = await failureOf(connect(fixture('mute'), { connectTimeoutMs: 5000, totalTimeoutMs: 300 }))
+    expect(failure.code).toBe('timeout')
+    expect(failure.message).toMatch(/did not finish initializing within 0\.3 s \(totalTimeoutMs\)$/)
   })
 
   it('an abort signal cancels a call', async () => {
@@ -105,6 +120,7 @@ describe('a server that never answers', () => {
     )
     expect(failure.code).toBe('timeout')
     expect(failure.details).toMatchObject({ limit: 'total' })
+    expect(failure.message).toBe("tools/call 'progress': the total time limit (totalTimeoutMs) was reached")
     await session.close()
   })
 })

@@ -39,7 +39,7 @@ describe('a hostile server over Streamable HTTP', () => {
     const { failure, stats } = await callAgainst(mode)
     expect(failure.code).toBe('protocol_error')
     expect(failure.message).toMatch(
-      /^a message from the server is larger than the 4 MiB limit \(at least 4(\.\d)? MiB\); raise it with --max-message-size$/,
+      /^a message from the server is larger than the 4 MiB limit \(at least 4(\.\d)? MiB\); raise it with maxMessageBytes$/,
     )
     expect(failure.details).toMatchObject({ limit })
     // Reading stopped near the limit: the server got to write little more than the socket buffers hold.

@@ -101,7 +101,9 @@ describe('headers, tokens and HTTP errors', () => {
     )
     expect(seen[0]).toMatchObject({ 'x-team': 'blue', 'x-trace': 't1', authorization: 'Bearer s3cret' })
     expect(failure.code).toBe('http_error')
-    expect(failure.message).toMatch(/HTTP 401 \(does it need --header 'Authorization: Bearer …'\?\)/)
+    expect(failure.message).toMatch(
+      /HTTP 401 \(does it need a token\? set bearerToken, or an Authorization header in headers\)/,
+    )
   })
 
   it('a closed port is connect_failed: connection refused', async () => {
@@ -109,6 +111,25 @@ describe('headers, tokens and HTTP errors', () => {
     const failure = await failureOf(connect({ transport: 'http', url: `http://127.0.0.1:${closedPort}/mcp` }))
     expect(failure.code).toBe('connect_failed')
     expect(failure.message).toBe(`cannot connect to http://127.0.0.1:${closedPort}/mcp: connection refused`)
+  })
+
+  it('a URL that is no MCP endpoint (404 to the POST and to the SSE GET) says HTTP 404 once, in its words', async () => {
+    const missing = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        response.writeHead(404, { 'Content-Type': 'text/plain' })
+        response.end('Cannot POST /nope')
+      })
+    })
+    const missingPort = await listen(missing)
+    const url = `http://127.0.0.1:${missingPort}/nope`
+    try {
+      const failure = await failureOf(connect({ transport: 'http', url }))
+      expect(failure).toMatchObject({ code: 'http_error', details: { status: 404 } })
+      expect(failure.message).toBe(`${url}: HTTP 404: Cannot POST /nope`)
+    } finally {
+      await close(missing)
+    }
   })
 })
 

@@ -5,6 +5,7 @@
 // the pids the fixtures record, that nothing is left.
 
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { describe, expect, it } from 'vitest'
 import { connect, type ServerSpec } from '../src/index.js'
@@ -70,6 +71,20 @@ describe.skipIf(process.platform !== 'linux')('the watchdog', () => {
     expect(watchdogsOf(process.pid)).toHaveLength(1)
     await second.close()
     await expect.poll(() => watchdogsOf(process.pid)).toEqual([])
+  })
+
+  it('shows a short command line in ps: its script comes through its environment, not its arguments', async () => {
+    const session = await connect(server(fixtureServers.basic))
+    try {
+      const [watchdog] = watchdogsOf(process.pid)
+      const commandLine = readFileSync(`/proc/${watchdog}/cmdline`, 'utf8').split('\0').join(' ').trim()
+      expect(commandLine).toMatch(
+        /^\/bin\/sh -c eval "\$MCP_KIT_WATCHDOG_SCRIPT" mcp-kit-watchdog \d+ proc \S+$/,
+      )
+      expect(commandLine.length).toBeLessThan(120)
+    } finally {
+      await session.close()
+    }
   })
 
   it('is not started with watchdog: false', async () => {

@@ -5,8 +5,8 @@
 import { isRecord, ownValue, setOwnValue, type TypeCandidate, typeCandidates } from './json-schema.js'
 
 export interface CoerceOptions {
-  /** Return the strings unchanged (the CLI's `--raw-strings`). */
-  raw?: boolean
+  /** Return the strings unchanged. */
+  raw?: boolean | undefined
 }
 
 // Stricter readings first: "null" is null before it is a string, "1" a boolean before an integer.

@@ -6,7 +6,7 @@ const brand = Symbol.for('mcp-kit.error')
 export type SchemaErrorCode = 'invalid_schema' | 'invalid_arguments'
 
 export interface SchemaErrorOptions {
-  details?: Record<string, unknown>
+  details?: Record<string, unknown> | undefined
   cause?: unknown
 }
 

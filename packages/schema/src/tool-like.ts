@@ -1,5 +1,7 @@
 // The part of an MCP tool definition this package reads. Structural, so the SDK's Tool type,
-// a profile's saved tool list or a registry entry can all be passed as they are.
+// a profile's saved tool list or a registry entry can all be passed as they are; optional members
+// also take `undefined`, as the SDK's types declare them, so that holds under
+// `exactOptionalPropertyTypes` too.
 
 import { isRecord } from './json-schema.js'
 
@@ -8,8 +10,8 @@ export interface ToolLike {
   inputSchema?: unknown
   outputSchema?: unknown
   annotations?: unknown
-  description?: string
-  title?: string
+  description?: string | undefined
+  title?: string | undefined
 }
 
 /** The entries of a tool list that are objects with a string name; the rest cannot be told apart. */

@@ -22,6 +22,7 @@ const byErrorCode: Record<string, number> = {
   missing_secret: exitCodes.usage,
   invalid_arguments: exitCodes.usage,
   tool_not_found: exitCodes.usage,
+  resource_not_found: exitCodes.usage,
   usage: exitCodes.usage,
   launch_failed: exitCodes.connect,
   connect_failed: exitCodes.connect,

@@ -1,6 +1,7 @@
 // MCP results as NDJSON records (docs/architecture.md "Records"): what cat/head/tail/put print.
 
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@mcp-kit/client'
+import { inFlagTerms } from './flag-wording.js'
 
 export type Record_ = Record<string, unknown>
 
@@ -88,7 +89,7 @@ export interface ErrorLike {
 
 /** {"error": {code, message, details?}} (+ "input" for put). */
 export function errorRecord(error: ErrorLike, input?: number): Record_ {
-  const body: Record_ = { code: error.code, message: error.message }
+  const body: Record_ = { code: error.code, message: inFlagTerms(error.message) }
   if (error.details && Object.keys(error.details).length > 0) body.details = error.details
   return input === undefined ? { error: body } : { error: body, input }
 }

@@ -10,6 +10,7 @@ import { parseDuration } from '../cli/duration.js'
 import { CliError, isKitError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { diagnostics } from '../output/diagnostics.js'
+import { inFlagTerms } from '../output/flag-wording.js'
 import { sanitizeText } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
 import type { ConnectionArguments } from './connection-flags.js'
@@ -100,8 +101,12 @@ export function connectOptions(
     // Relative to the command's directory (the warm-session daemon runs elsewhere).
     const file = resolve(io.cwd, args.trace)
     options.onTrace = (entry) => {
+      const worded =
+        entry.error_message === undefined
+          ? entry
+          : { ...entry, error_message: inFlagTerms(entry.error_message) }
       try {
-        appendFileSync(file, `${JSON.stringify(entry)}\n`)
+        appendFileSync(file, `${JSON.stringify(worded)}\n`)
       } catch (error) {
         say.warn(`cannot write the trace file ${file}: ${(error as Error).message}`)
       }
@@ -198,13 +203,15 @@ export async function openSession(
 ): Promise<Session> {
   const keepAliveMs = keepAliveOf(resolved, args)
   if (keepAliveMs !== undefined && io.warm === undefined) throw new WarmHandoff()
-  const { connect } = await import('@mcp-kit/client')
+  const { connect, defaultEraCachePath, fileEraCache } = await import('@mcp-kit/client')
   const oauth =
     resolved.server.transport === 'http' && extra.oauth === undefined
       ? await oauthOptions(resolved, args, io, serverReference(resolved))
       : undefined
   const options = connectOptions(args, io, {
     toolFilter: resolved.profile?.toolFilter ?? null,
+    // The CLI remembers each server's era between runs (the library's default is memory only).
+    eraCache: fileEraCache(defaultEraCachePath(io.env)),
     ...(oauth === undefined ? {} : { oauth }),
     ...extra,
   })

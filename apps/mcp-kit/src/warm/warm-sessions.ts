@@ -28,6 +28,8 @@ import { launchKey } from './launch-key.js'
 interface Caller {
   options: ConnectOptions
   view?: Session
+  /** Aborted with the error that fails this command's calls (a question nobody answered). */
+  failed: AbortController
 }
 
 interface Entry {
@@ -211,7 +213,7 @@ export class WarmSessionPool {
       if (entry !== undefined) void this.#stop(entry, 'its server went away')
       entry = this.#start(key, request, io)
     }
-    const caller: Caller = { options }
+    const caller: Caller = { options, failed: new AbortController() }
     entry.callers.push(caller)
     entry.uses += 1
     entry.keepAliveMs = request.keepAliveMs
@@ -229,7 +231,8 @@ export class WarmSessionPool {
     const view = session.borrow({
       callTimeoutMs: options.callTimeoutMs,
       totalTimeoutMs: total === undefined ? undefined : Math.max(1, total - spent),
-      signal: io.signal,
+      // Its calls end with Ctrl-C, or with the error of a question it could not answer.
+      signal: AbortSignal.any([io.signal, caller.failed.signal]),
       onTrace: (trace) => {
         entry.calls += 1
         options.onTrace?.(trace)
@@ -379,7 +382,7 @@ function routedInput(current: () => Caller | undefined): InputHandler {
     } catch (error) {
       const given = ClientError.isInstance(error) && error.code === 'input_required'
       if (!given && error !== limit.signal.reason) throw error
-      caller?.view?.failPending(error as ClientError)
+      caller?.failed.abort(error)
       throw new Error((error as Error).message)
     } finally {
       clearTimeout(timer)

@@ -10,12 +10,12 @@ import type { Authorizer } from './provider.js'
 
 export interface LoopbackOptions {
   /** Try to open the system browser (default true); the URL is printed either way. */
-  openBrowser?: boolean
+  openBrowser?: boolean | undefined
   /** How long to wait for the redirect that carries the login's state (default 5 minutes). */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
   /** Where to tell the user what to do (the URL to open). */
   say: (message: string) => void
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
 }
 
 const page = (title: string, text: string) =>

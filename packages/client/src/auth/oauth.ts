@@ -15,9 +15,9 @@ export interface AuthHook {
 export interface OAuthHookOptions extends OAuthSettings {
   serverUrl: string
   fetch: FetchLike
-  /** How to tell a user to log in (e.g. `mcp-kit auth login <ref>`). */
-  loginHint?: string
-  onDiagnostic?: (message: string) => void
+  /** How to tell a user to log in: ends an `auth_required` message (e.g. the command that does it). */
+  loginHint?: string | undefined
+  onDiagnostic?: ((message: string) => void) | undefined
 }
 
 function scopes(text: string | undefined): string[] {

@@ -25,23 +25,23 @@ export interface Authorizer {
 
 export interface OAuthSettings {
   store: CredentialStore
-  /** A pre-registered client (flags or a profile): no registration happens. */
-  clientId?: string
-  clientSecret?: string
+  /** A pre-registered client: no registration happens. */
+  clientId?: string | undefined
+  clientSecret?: string | undefined
   /** An HTTPS URL of a Client ID Metadata Document, used as client_id where the server supports it. */
-  clientMetadataUrl?: string
+  clientMetadataUrl?: string | undefined
   /** Scopes to ask for (default: the server's challenge, then its scopes_supported). */
-  scope?: string
+  scope?: string | undefined
   /** How this client names itself when it registers. */
-  clientName?: string
+  clientName?: string | undefined
   /** Runs logins; without one a command that needs a login fails (auth_required). */
-  authorizer?: Authorizer
+  authorizer?: Authorizer | undefined
   /**
    * `authorization_code` (default): a user's login, refreshed while it can be.
    * `client_credentials`: the pre-registered client (`clientId`, `clientSecret`) gets tokens for
    * itself, with no user and no browser, again whenever they expire.
    */
-  grant?: 'authorization_code' | 'client_credentials'
+  grant?: 'authorization_code' | 'client_credentials' | undefined
 }
 
 const placeholderRedirect = 'http://127.0.0.1/callback'
@@ -67,10 +67,13 @@ export class StoreProvider implements OAuthClientProvider {
   #droppedLogin = false
   /** The authorization URL of the last redirect (a non-interactive run reports it). */
   lastAuthorizationUrl: URL | undefined
+  /** The Client ID Metadata Document URL of the settings; absent without one, as the SDK's interface has it. */
+  declare readonly clientMetadataUrl?: string
 
   constructor(serverUrl: string | URL, settings: OAuthSettings) {
     this.#server = serverKey(serverUrl)
     this.#settings = settings
+    if (settings.clientMetadataUrl !== undefined) this.clientMetadataUrl = settings.clientMetadataUrl
   }
 
   /** Sets the loopback redirect URI of the login about to start. */
@@ -115,10 +118,6 @@ export class StoreProvider implements OAuthClientProvider {
     const entry = this.#settings.store.read().tokens[this.#server]
     const lifetime = entry?.tokens.expires_in
     return entry === undefined || typeof lifetime !== 'number' ? undefined : entry.savedAt + lifetime * 1000
-  }
-
-  get clientMetadataUrl(): string | undefined {
-    return this.#settings.clientMetadataUrl
   }
 
   get clientMetadata(): OAuthClientMetadata {

@@ -10,13 +10,17 @@ import {
 } from '../http/transports.js'
 import { ProbeEndedServer } from '../protocol/negotiate.js'
 import type { ServerSpec } from '../server-spec.js'
-import { Session } from '../session/session.js'
+import { type Session, sessionInternals } from '../session/session.js'
 import { buildEnvironment } from '../stdio/environment.js'
 import { ProcessTransport } from '../stdio/process-transport.js'
-import { fileEraCache } from './era-cache.js'
-import { connectError } from './errors.js'
+import { processEraCache } from './era-cache.js'
+import { type ConnectLimit, connectError } from './errors.js'
 import { type Attempt, type Initialized, initialize } from './handshake.js'
 import type { ConnectOptions } from './options.js'
+
+function httpStatus(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code
+}
 
 /**
  * Connects to a server and initializes an MCP session. Errors are ClientErrors: launch_failed,
@@ -25,11 +29,12 @@ import type { ConnectOptions } from './options.js'
 export async function connect(server: ServerSpec, options: ConnectOptions = {}): Promise<Session> {
   const connectTimeoutMs = options.connectTimeoutMs ?? 30_000
   const deadline = options.totalTimeoutMs === undefined ? undefined : Date.now() + options.totalTimeoutMs
-  const timeoutMs =
-    deadline === undefined
-      ? connectTimeoutMs
-      : Math.min(connectTimeoutMs, options.totalTimeoutMs ?? connectTimeoutMs)
-  const eraCache = options.eraCache ?? fileEraCache()
+  const limit: ConnectLimit =
+    options.totalTimeoutMs !== undefined && options.totalTimeoutMs < connectTimeoutMs
+      ? { timeoutMs: options.totalTimeoutMs, option: 'totalTimeoutMs' }
+      : { timeoutMs: connectTimeoutMs, option: 'connectTimeoutMs' }
+  const timeoutMs = limit.timeoutMs
+  const eraCache = options.eraCache ?? processEraCache
   let attempt: Attempt | undefined
   let connected: Initialized
   try {
@@ -137,21 +142,26 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           }),
           kind: 'sse',
         }
-        connected = await initialize(
-          attempt,
-          server,
-          { ...options, protocol: '2025-11-25' },
-          timeoutMs,
-          eraCache,
-        )
+        try {
+          connected = await initialize(
+            attempt,
+            server,
+            { ...options, protocol: '2025-11-25' },
+            timeoutMs,
+            eraCache,
+          )
+        } catch (sseError) {
+          // The same status again: the POST's answer says it with the server's own words.
+          throw httpStatus(sseError) === httpStatus(error) ? error : sseError
+        }
       }
     }
   } catch (error) {
-    const failure = await connectError(error, server, attempt, timeoutMs, options.signal)
+    const failure = await connectError(error, server, attempt, limit, options.signal)
     await attempt?.transport.close().catch(() => {})
     throw failure
   }
-  const session = new Session(
+  const session = sessionInternals.open(
     connected.connection,
     attempt.transport,
     { server, transportKind: attempt.kind, negotiated: connected.negotiated, closed: connected.closed },

@@ -1,5 +1,7 @@
 // Remembers the era a server speaks, per launch (stdio) or URL (HTTP), so a 2025-only server is not probed
-// on every run (spec 2026-07-28 versioning lets clients persist it); a file that fails only costs a probe.
+// on every connect (spec 2026-07-28 versioning lets clients persist it). connect() keeps it in memory
+// unless given a file cache: a library writes nothing into its user's home unasked. A file that
+// fails only costs a probe.
 
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
@@ -36,6 +38,28 @@ interface Entry {
   at: number
 }
 
+/** Verdicts kept in this process only. */
+export function memoryEraCache(): EraCache {
+  const entries = new Map<string, Era>()
+  return {
+    get: (server) => entries.get(serverKey(server)),
+    set(server, era) {
+      const key = serverKey(server)
+      entries.delete(key)
+      entries.set(key, era)
+      // The oldest go first, as in the file.
+      for (const old of entries.keys()) {
+        if (entries.size <= maximumEntries) break
+        entries.delete(old)
+      }
+    },
+  }
+}
+
+/** connect()'s cache when given none: one per process, in memory. */
+export const processEraCache: EraCache = /* @__PURE__ */ memoryEraCache()
+
+/** Verdicts kept in a JSON file (default `defaultEraCachePath()`), shared by every process that uses it. */
 export function fileEraCache(path: string = defaultEraCachePath()): EraCache {
   let entries: Record<string, Entry> | undefined
   const load = (): Record<string, Entry> => {
@@ -75,5 +99,5 @@ export function fileEraCache(path: string = defaultEraCachePath()): EraCache {
   }
 }
 
-/** No memory at all (tests, `--protocol` pinned). */
+/** No memory at all: every connect probes (tests; a pinned `protocol` needs none). */
 export const noEraCache: EraCache = { get: () => undefined, set: () => {} }

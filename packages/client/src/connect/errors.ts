@@ -9,10 +9,15 @@ import { describeExit } from '../session/errors.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import type { Attempt } from './handshake.js'
 
-/** ": <what the server said>" for an HTTP error, one line, short. */
+/**
+ * ": <what the server said>" for an HTTP error, one line, short; nothing when all there is to say
+ * is the status again (the legacy SSE transport's "Non-200 status code (404)").
+ */
 function describeBody(error: unknown, message: string): string {
   const text =
-    error instanceof HttpStatusError ? error.body : message.replace(/^(Streamable HTTP|SSE) error: /, '')
+    error instanceof HttpStatusError
+      ? error.body
+      : message.replace(/^(Streamable HTTP|SSE) error: /, '').replace(/^Non-200 status code \(\d+\)$/, '')
   const line = text.replace(/\s+/g, ' ').trim().slice(0, 200)
   return line === '' ? '' : `: ${line}`
 }
@@ -35,13 +40,20 @@ function describeLimit(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`
 }
 
+/** The connect limit and the option that set it (`connectTimeoutMs`, or a shorter `totalTimeoutMs`). */
+export interface ConnectLimit {
+  timeoutMs: number
+  option: 'connectTimeoutMs' | 'totalTimeoutMs'
+}
+
 export async function connectError(
   error: unknown,
   server: ServerSpec,
   attempt: Attempt | undefined,
-  timeoutMs: number,
+  limit: ConnectLimit,
   signal?: AbortSignal,
 ): Promise<ClientError> {
+  const { timeoutMs } = limit
   const where = server.transport === 'stdio' ? `'${server.command}'` : server.url
   const rpcCode = error instanceof RpcError ? error.code : undefined
   if (signal?.aborted)
@@ -64,7 +76,7 @@ export async function connectError(
   if (ClientError.isInstance(error) && error.code === 'timeout') {
     return new ClientError(
       'timeout',
-      `${where} did not finish initializing within ${describeLimit(timeoutMs)} (--connect-timeout)`,
+      `${where} did not finish initializing within ${describeLimit(timeoutMs)} (${limit.option})`,
       {
         details: { limit: 'connect', timeoutMs },
         cause: error,
@@ -87,7 +99,7 @@ export async function connectError(
   if (typeof status === 'number' && rpcCode === undefined) {
     const hint =
       status === 401 || status === 403
-        ? " (does it need --header 'Authorization: Bearer …'?)"
+        ? ' (does it need a token? set bearerToken, or an Authorization header in headers)'
         : redirectHint(error, status, where)
     return new ClientError('http_error', `${where}: HTTP ${status}${hint}${describeBody(error, message)}`, {
       details: { status },

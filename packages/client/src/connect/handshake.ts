@@ -8,7 +8,7 @@ import { answerInput, capabilitiesOf, isInputTimeout } from '../protocol/input.j
 import type { MessageTransport } from '../protocol/message-transport.js'
 import { type Negotiated, negotiate } from '../protocol/negotiate.js'
 import type { ServerSpec } from '../server-spec.js'
-import type { Session } from '../session/session.js'
+import { type Session, sessionInternals } from '../session/session.js'
 import type { TransportKind } from '../session/types.js'
 import type { EraCache } from './era-cache.js'
 import type { ConnectOptions } from './options.js'
@@ -49,7 +49,7 @@ export async function initialize(
     onNotification: (method, params) => {
       if (method === 'notifications/message' && onLog && params)
         onLog(params as LoggingMessageNotification['params'])
-      else session.current?.receiveNotification(method, params)
+      else if (session.current) sessionInternals.receiveNotification(session.current, method, params)
     },
     // 2025-11-25 server-to-client requests: the same answers as 2026 input rounds.
     onRequest: async (method, params) => {
@@ -62,7 +62,7 @@ export async function initialize(
         )
       } catch (error) {
         if ((ClientError.isInstance(error) && error.code === 'input_required') || isInputTimeout(error))
-          session.current?.failPending(error)
+          if (session.current) sessionInternals.failPending(session.current, error)
         throw error
       }
     },

@@ -24,20 +24,20 @@ export interface GeneratedServer extends SchemaFingerprint {
   /** The server connect() reaches unless told otherwise. */
   server: ServerSpec
   /** Set when generated from a profile: `server` keeps the profile's `${VAR}` and `${secret:KEY}`. */
-  profile?: string
+  profile?: string | undefined
   /** The command that writes the module again. */
   regenerate: string
 }
 
 export interface GeneratedConnectOptions extends ConnectOptions {
   /** Reach this server instead of the one the module was generated from. */
-  server?: ServerSpec
+  server?: ServerSpec | undefined
   /** Values for a profile's `${NAME}` (before the environment) and `${secret:KEY}` (as `secret:KEY`). */
-  variables?: Record<string, string>
+  variables?: Record<string, string> | undefined
   /** Default `error`: a module whose tools changed on the server refuses to connect. */
-  schemaValidation?: SchemaPolicy
+  schemaValidation?: SchemaPolicy | undefined
   /** Where `warn` says it (default: standard error). */
-  onWarning?: (message: string) => void
+  onWarning?: ((message: string) => void) | undefined
 }
 
 /** The content of a tool's result: what a method of a tool without an outputSchema resolves to. */

@@ -19,13 +19,15 @@ export interface InputContext {
 
 export interface InputHandler {
   /** Answers `elicitation/create`; without it elicitation is not declared. */
-  elicit?(request: ElicitRequestParams, context: InputContext): Promise<ElicitResult>
+  elicit?: ((request: ElicitRequestParams, context: InputContext) => Promise<ElicitResult>) | undefined
   /** Which elicitation modes `elicit` handles (default both). */
-  elicitationModes?: ReadonlyArray<'form' | 'url'>
+  elicitationModes?: ReadonlyArray<'form' | 'url'> | undefined
   /** Answers `sampling/createMessage`; without it sampling is not declared. */
-  sample?(request: Record<string, unknown>, context: InputContext): Promise<CreateMessageResult>
+  sample?:
+    | ((request: Record<string, unknown>, context: InputContext) => Promise<CreateMessageResult>)
+    | undefined
   /** The client's roots; without it roots are not declared. */
-  roots?(context: InputContext): Promise<Root[]>
+  roots?: ((context: InputContext) => Promise<Root[]>) | undefined
 }
 
 /** The capabilities a handler lets the client declare. */

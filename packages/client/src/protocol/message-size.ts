@@ -1,13 +1,13 @@
 // The size limit on one message from a server: stdio lines, HTTP bodies and SSE events go over the same
-// --max-message-size with the same error.
+// `maxMessageBytes` with the same error.
 
 import { ClientError } from '../errors.js'
 
-/** protocol_error for a message over the limit, worded as for stdio (the CLI shows it as it is). */
+/** protocol_error for a message over the limit, the same for every transport. */
 export function messageTooLarge(limit: number, bytes: number): ClientError {
   return new ClientError(
     'protocol_error',
-    `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with --max-message-size`,
+    `a message from the server is larger than the ${formatBytes(limit)} limit (at least ${formatBytes(bytes)}); raise it with maxMessageBytes`,
     { details: { limit, bytes } },
   )
 }

@@ -9,7 +9,7 @@ import { withInputRounds } from '../protocol/input-rounds.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
 import type { Era } from '../protocol/versions.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
-import { describeExit, describeLimit, normalizeError } from './errors.js'
+import { describeExit, describeLimit, limitOption, normalizeError } from './errors.js'
 import type { CallOptions, SessionOptions, TransportKind } from './types.js'
 
 export const neverAborted: AbortSignal = new AbortController().signal
@@ -70,7 +70,7 @@ export class SessionChannel {
     headers?: Record<string, string>,
   ): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs
-    if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs)
+    if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs, limitOption(options))
     const own = this.withOwn(options.signal)
     const scoped = this.#scope(what, options, own)
     try {
@@ -82,7 +82,7 @@ export class SessionChannel {
         scope: scoped?.scope,
       })
     } catch (error) {
-      throw this.failure(error, what, timeoutMs, options.signal)
+      throw this.failure(error, what, timeoutMs, options.signal, limitOption(options))
     }
   }
 
@@ -146,10 +146,17 @@ export class SessionChannel {
   }
 
   /** Whatever a request ran into, as a ClientError that names the request. */
-  failure(error: unknown, what: string, timeoutMs: number, signal: AbortSignal | undefined): ClientError {
+  failure(
+    error: unknown,
+    what: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    timeoutOption?: string,
+  ): ClientError {
     return normalizeError(error, {
       what,
       timeoutMs,
+      timeoutOption,
       signal,
       process: this.process,
       connectionClosed: this.connection.closed,
@@ -210,7 +217,10 @@ export class SessionChannel {
       this.limits.abort(reason)
     }
     const signal = this.options.signal
-    const onAbort = () => stop(new ClientError('cancelled', 'cancelled'))
+    // A ClientError given as the abort's reason is what the requests fail with (a borrower's
+    // owner failing its calls); any other abort is a cancellation.
+    const onAbort = () =>
+      stop(ClientError.isInstance(signal?.reason) ? signal.reason : new ClientError('cancelled', 'cancelled'))
     signal?.addEventListener('abort', onAbort, { once: true })
     const deadline = this.options.deadline
     const timer =
@@ -219,7 +229,7 @@ export class SessionChannel {
         : setTimeout(
             () =>
               stop(
-                new ClientError('timeout', 'the total time limit (--max-time) was reached', {
+                new ClientError('timeout', 'the total time limit (totalTimeoutMs) was reached', {
                   details: { limit: 'total' },
                 }),
               ),

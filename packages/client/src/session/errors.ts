@@ -9,10 +9,23 @@ export function seconds(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`
 }
 
-/** Puts the request's name in front of a limit's message. */
-export function describeLimit(reason: ClientError, what: string, timeoutMs: number): ClientError {
+/** Which option set a request's limit: the call's own `timeoutMs`, else the session's `callTimeoutMs`. */
+export function limitOption(options: { timeoutMs?: number | undefined }): string {
+  return options.timeoutMs === undefined ? 'callTimeoutMs' : 'timeoutMs'
+}
+
+/**
+ * Puts the request's name in front of a limit's message. A call's limit is named by the option
+ * that set it, in parentheses, as the client's other limits are (an application may say more).
+ */
+export function describeLimit(
+  reason: ClientError,
+  what: string,
+  timeoutMs: number,
+  option = 'callTimeoutMs',
+): ClientError {
   if (reason.code === 'timeout' && reason.details?.limit === 'call') {
-    return new ClientError('timeout', `${what}: no response within ${seconds(timeoutMs)} (--timeout)`, {
+    return new ClientError('timeout', `${what}: no response within ${seconds(timeoutMs)} (${option})`, {
       details: reason.details,
       cause: reason,
     })
@@ -46,9 +59,27 @@ function modernExplanation(error: RpcError): string | undefined {
   }
 }
 
+/**
+ * A missing resource: -32002 (2025-11-25 servers), or -32602 with only the URI as its data (the
+ * 2026-07-28 form, as the SDK reads it) or a message that says so ("Resource … not found").
+ */
+function isResourceNotFound(error: RpcError): boolean {
+  if (error.code === -32002) return true
+  if (error.code !== -32602) return false
+  const data = error.data
+  const onlyUri =
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { uri?: unknown }).uri === 'string' &&
+    Object.keys(data).length === 1
+  return onlyUri || /^(unknown resource|resource\b.*\bnot found)/i.test(error.message)
+}
+
 export interface NormalizeContext {
   what: string
   timeoutMs: number
+  /** The option that set `timeoutMs` (default `callTimeoutMs`). */
+  timeoutOption?: string
   signal: AbortSignal | undefined
   process: ProcessTransport | undefined
   connectionClosed: boolean
@@ -62,7 +93,8 @@ export function normalizeError(error: unknown, context: NormalizeContext): Clien
   if (signal?.aborted && error === signal.reason)
     return new ClientError('cancelled', `${what}: cancelled`, { cause: error })
   if (ClientError.isInstance(error)) {
-    if (error.code === 'timeout' || error.code === 'cancelled') return describeLimit(error, what, timeoutMs)
+    if (error.code === 'timeout' || error.code === 'cancelled')
+      return describeLimit(error, what, timeoutMs, context.timeoutOption)
     // A request that could not be sent because the server is gone: say how it went.
     if (error.code === 'server_exited' && process?.exit && error.details === undefined)
       return prefixed(context.lostConnection(), what, error)
@@ -90,6 +122,7 @@ export function normalizeError(error: unknown, context: NormalizeContext): Clien
     // Servers answer an unknown tool with -32602 "Tool x not found" or "Unknown tool: x".
     if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(error.message))
       byCode[-32602] = 'tool_not_found'
+    if (isResourceNotFound(error)) byCode[code] = 'resource_not_found'
     const explanation =
       modernExplanation(error) ??
       (code === -32601 ? `the server does not support this request (${error.message})` : error.message)
@@ -101,14 +134,14 @@ export function normalizeError(error: unknown, context: NormalizeContext): Clien
   const message = (error as Error)?.message ?? String(error)
   const status = (error as { status?: unknown; code?: unknown }).status ?? (error as { code?: unknown }).code
   if (typeof status === 'number' && status >= 400 && status < 600) {
-    return new ClientError(
-      'http_error',
-      `${what}: HTTP ${status}: ${message.replace(/^Streamable HTTP error: /, '')}`,
-      {
-        details: { status },
-        cause: error,
-      },
-    )
+    // The status once: transports' prefixes and a message that only repeats it are dropped.
+    const said = message
+      .replace(/^(Streamable HTTP|SSE) error: /, '')
+      .replace(/^(HTTP \d+|Non-200 status code \(\d+\))(: |$)/, '')
+    return new ClientError('http_error', `${what}: HTTP ${status}${said === '' ? '' : `: ${said}`}`, {
+      details: { status },
+      cause: error,
+    })
   }
   if (context.connectionClosed || process?.exit) return prefixed(context.lostConnection(), what, error)
   return new ClientError('internal', `${what}: ${message}`, { cause: error })

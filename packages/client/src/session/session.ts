@@ -15,7 +15,6 @@ import type {
 import type { ClientError } from '../errors.js'
 import type { Connection } from '../protocol/connection.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
-import type { Negotiated } from '../protocol/negotiate.js'
 import { type TaskDetails, taskState } from '../protocol/tasks.js'
 import type { Era } from '../protocol/versions.js'
 import type { ServerSpec } from '../server-spec.js'
@@ -32,6 +31,7 @@ import type {
   CacheHint,
   CallOptions,
   ListOptions,
+  SessionDetails,
   SessionOptions,
   SharedState,
   ToolStart,
@@ -41,7 +41,32 @@ import { type WatchedNotification, type WatchOptions, watchChanges, watchedMetho
 
 export { describeExit }
 
+/**
+ * What connect/ needs of a session and users must not reach (the package exports only the class):
+ * filled in by the class's static block, which alone sees its private parts.
+ */
+export const sessionInternals = {} as {
+  /** A session on a connection whose handshake is over. */
+  open(
+    connection: Connection,
+    transport: MessageTransport,
+    details: SessionDetails,
+    options: SessionOptions,
+  ): Session
+  /** Hands it a server notification: list changes, task notices, watchers. */
+  receiveNotification(session: Session, method: string, params: Record<string, unknown> | undefined): void
+  /** Fails every call in flight with `reason` (a question nobody could answer). */
+  failPending(session: Session, reason: ClientError): void
+}
+
 export class Session {
+  static {
+    sessionInternals.open = (...args) => new Session(...args)
+    sessionInternals.receiveNotification = (session, method, params) =>
+      session.#receiveNotification(method, params)
+    sessionInternals.failPending = (session, reason) => session.#channel.failPending(reason)
+  }
+
   readonly server: ServerSpec
   readonly transportKind: TransportKind
   readonly serverInfo: Implementation
@@ -54,18 +79,13 @@ export class Session {
   readonly closed: Promise<void>
 
   readonly #channel: SessionChannel
-  readonly #details: ConstructorParameters<typeof Session>[2]
+  readonly #details: SessionDetails
   readonly #shared: SharedState
 
-  constructor(
+  private constructor(
     connection: Connection,
     transport: MessageTransport,
-    details: {
-      server: ServerSpec
-      transportKind: TransportKind
-      negotiated: Negotiated
-      closed: Promise<void>
-    },
+    details: SessionDetails,
     options: SessionOptions,
     shared?: SharedState,
   ) {
@@ -99,7 +119,7 @@ export class Session {
   }
 
   /**
-   * A view of this session for one of several users of its connection (mcp-kit's warm sessions):
+   * A view of this session for one of several users of its connection (say, commands sharing it):
    * the same server and cached lists, with its own limits, cancellation, traces and question
    * handler. Its limits and its `close()` cancel only its own requests; closing it leaves the
    * session open. Requests of different borrowers run side by side.
@@ -131,8 +151,7 @@ export class Session {
     return this.#shared.hints
   }
 
-  /** Hands a server notification to the session (connect() routes them here). */
-  receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
+  #receiveNotification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === 'notifications/tools/list_changed') this.invalidateTools()
     if (method === 'notifications/tasks' || method === 'notifications/tasks/status') {
       for (const wake of this.#shared.taskNotices.get(String(params?.taskId)) ?? []) wake()
@@ -152,11 +171,6 @@ export class Session {
     options: WatchOptions = {},
   ): Promise<void> {
     return watchChanges(this.#channel, this.#shared.watchers, this.closed, onNotification, options)
-  }
-
-  /** Cancels every call in flight with `reason` (e.g. a question nobody could answer). */
-  failPending(reason: ClientError): void {
-    this.#channel.failPending(reason)
   }
 
   /** The server's process, for stdio sessions (pid, exit status, stderr tail). */

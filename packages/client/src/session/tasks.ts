@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import { callInput } from '../protocol/input.js'
 import { followTask, type TaskLink, type TaskState } from '../protocol/tasks.js'
 import type { SessionChannel } from './channel.js'
-import { describeLimit } from './errors.js'
+import { describeLimit, limitOption } from './errors.js'
 import type { CallOptions } from './types.js'
 
 /** Follows a task with the session's limits; a failed task's error reads like a failed call's. */
@@ -41,8 +41,19 @@ export async function followWithinLimits(
   } catch (error) {
     const stopReason = channel.stopReason
     if (stopReason !== undefined && error === limits.signal.reason)
-      throw describeLimit(stopReason, what, options.timeoutMs ?? channel.options.callTimeoutMs)
-    throw channel.failure(error, what, options.timeoutMs ?? channel.options.callTimeoutMs, signal)
+      throw describeLimit(
+        stopReason,
+        what,
+        options.timeoutMs ?? channel.options.callTimeoutMs,
+        limitOption(options),
+      )
+    throw channel.failure(
+      error,
+      what,
+      options.timeoutMs ?? channel.options.callTimeoutMs,
+      signal,
+      limitOption(options),
+    )
   }
 }
 

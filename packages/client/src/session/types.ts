@@ -4,7 +4,9 @@
 import type { CallToolResult, LoggingMessageNotification, Tool } from '@modelcontextprotocol/client'
 import type { InputHandler } from '../protocol/input.js'
 import type { ParamHeaderIndex } from '../protocol/input-rounds.js'
+import type { Negotiated } from '../protocol/negotiate.js'
 import type { TaskState } from '../protocol/tasks.js'
+import type { ServerSpec } from '../server-spec.js'
 import type { TraceEntry } from './trace.js'
 import type { WatchedNotification } from './watch.js'
 
@@ -21,26 +23,26 @@ export interface Progress {
 
 export interface ListOptions {
   /** At most this many items: pages stop once that many are in. */
-  limit?: number
+  limit?: number | undefined
   /** Per-page timeout in ms (default: the session's call timeout). */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
 }
 
 export interface CallOptions {
   /** Per-call timeout in ms, reset whenever the server reports progress (default: the session's). */
-  timeoutMs?: number
-  signal?: AbortSignal
-  onProgress?: (progress: Progress) => void
+  timeoutMs?: number | undefined
+  signal?: AbortSignal | undefined
+  onProgress?: ((progress: Progress) => void) | undefined
   /**
    * Called when a tool call became a task (the server handed out a task instead of the result),
    * and with each new state of it (status, status message) while the session follows it.
    */
-  onTask?: (task: TaskState) => void
+  onTask?: ((task: TaskState) => void) | undefined
   /**
    * 2025-11-25: run a tool that offers tasks (`execution.taskSupport: optional`) as a task (tools
    * that require one always are). Under 2026-07-28 the server decides.
    */
-  preferTask?: boolean
+  preferTask?: boolean | undefined
   /**
    * Answers this call's questions instead of the session's `input`: its 2026-07-28 input rounds,
    * its task's questions, and the 2025-11-25 questions the server sends on this call's HTTP
@@ -49,9 +51,9 @@ export interface CallOptions {
    * `input`, which also decides the capabilities declared. For a client that relays calls of
    * several users over one session, e.g. a gateway.
    */
-  input?: InputHandler
+  input?: InputHandler | undefined
   /** Log messages the server sends on this call's HTTP response stream; the rest go to `onLog`. */
-  onLog?: (message: LoggingMessageNotification['params']) => void
+  onLog?: ((message: LoggingMessageNotification['params']) => void) | undefined
 }
 
 /** What `startTool` gives: the result, when the server answered at once, or the task to follow. */
@@ -63,28 +65,36 @@ export type ToolStart = { kind: 'result'; result: CallToolResult } | { kind: 'ta
  */
 export interface BorrowOptions {
   /** Per-call limit in ms, reset by progress (default: the session's). */
-  callTimeoutMs?: number
-  /** A limit for everything this borrower does, in ms from now (`--max-time`). */
-  totalTimeoutMs?: number
+  callTimeoutMs?: number | undefined
+  /** A limit for everything this borrower does, in ms from now (as `totalTimeoutMs` is for a session). */
+  totalTimeoutMs?: number | undefined
   /** Aborting cancels this borrower's requests, and only those. */
-  signal?: AbortSignal
-  onTrace?: (entry: TraceEntry) => void
-  redactTraceArguments?: boolean
+  signal?: AbortSignal | undefined
+  onTrace?: ((entry: TraceEntry) => void) | undefined
+  redactTraceArguments?: boolean | undefined
   /** Answers 2026-07-28 input rounds of this borrower's requests. */
-  input?: InputHandler
+  input?: InputHandler | undefined
   /** How long one of those questions may wait for an answer, in ms (default: the session's). */
-  inputTimeoutMs?: number
-  onDiagnostic?: (message: string) => void
+  inputTimeoutMs?: number | undefined
+  onDiagnostic?: ((message: string) => void) | undefined
   /**
    * Runs each tools/call, e.g. after waiting for a free call slot of a server that takes one call
-   * at a time; `signal` aborts when the borrower gives up (Ctrl-C, --max-time).
+   * at a time; `signal` aborts when the borrower gives up (its signal, or its total limit).
    */
-  schedule?: <T>(call: () => Promise<T>, signal: AbortSignal) => Promise<T>
+  schedule?: (<T>(call: () => Promise<T>, signal: AbortSignal) => Promise<T>) | undefined
+}
+
+/** What a session knows of its server once the handshake is over. */
+export interface SessionDetails {
+  server: ServerSpec
+  transportKind: TransportKind
+  negotiated: Negotiated
+  closed: Promise<void>
 }
 
 export interface SessionOptions {
   callTimeoutMs: number
-  /** A deadline for everything the session does (`--max-time`), as an absolute time in ms. */
+  /** A deadline for everything the session does (`totalTimeoutMs`), as an absolute time in ms. */
   deadline: number | undefined
   signal: AbortSignal | undefined
   toolFilter: ToolFilter

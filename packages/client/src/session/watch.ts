@@ -6,10 +6,10 @@ import { neverAborted } from './channel.js'
 
 export interface WatchOptions {
   /** Tool, prompt and resource list changes (default true). */
-  lists?: boolean
+  lists?: boolean | undefined
   /** Resource URIs to hear updates of. */
-  resources?: readonly string[]
-  signal?: AbortSignal
+  resources?: readonly string[] | undefined
+  signal?: AbortSignal | undefined
 }
 
 export interface WatchedNotification {

@@ -1,5 +1,5 @@
 // The environment a stdio server starts with: a minimal inherited set (as the MCP SDK and sudo do) plus
-// what the reference, profile or flags add, so the parent's secrets reach servers only through `passEnv`.
+// what the server spec and the options add, so the parent's secrets reach servers only through `passEnv`.
 
 const posixNames = [
   'HOME',
@@ -55,12 +55,12 @@ export function inheritedEnvironmentNames(platform: NodeJS.Platform = process.pl
 
 export interface EnvironmentOptions {
   /** The parent environment (default process.env). */
-  parent?: Readonly<Record<string, string | undefined>>
-  /** Names or `*` globs of parent variables to pass through as well (`--pass-env`). */
-  passEnv?: readonly string[]
-  /** Variables set explicitly (reference `env.*`, profile `env`, `--env`), later ones win. */
-  set?: Readonly<Record<string, string>>
-  platform?: NodeJS.Platform
+  parent?: Readonly<Record<string, string | undefined>> | undefined
+  /** Names or `*` globs of parent variables to pass through as well. */
+  passEnv?: readonly string[] | undefined
+  /** Variables set explicitly (the spec's `env`, then the `env` option); they win over the parent's. */
+  set?: Readonly<Record<string, string>> | undefined
+  platform?: NodeJS.Platform | undefined
 }
 
 function globToPattern(glob: string): RegExp {
@@ -68,7 +68,7 @@ function globToPattern(glob: string): RegExp {
   return new RegExp(`^${escaped}$`)
 }
 
-/** Builds a server's environment and says where each variable came from (for `--verbose`). */
+/** Builds a server's environment and says where each variable came from (for diagnostics). */
 export function buildEnvironment(options: EnvironmentOptions = {}): {
   env: Record<string, string>
   inherited: string[]

@@ -15,21 +15,21 @@ export interface ProcessTransportOptions {
   command: string
   args: readonly string[]
   env: Record<string, string>
-  cwd?: string
-  spawn?: typeof nodeSpawn
+  cwd?: string | undefined
+  spawn?: typeof nodeSpawn | undefined
   /** Largest message accepted from the server, in bytes (default 16 MiB). */
-  maxMessageBytes?: number
+  maxMessageBytes?: number | undefined
   /** How long each shutdown step waits for the server to exit (default 1000 ms). */
-  shutdownGraceMs?: number
+  shutdownGraceMs?: number | undefined
   /** Every line the server writes to stderr. */
-  onStderr?: (line: string) => void
-  /** Things worth telling a user with --verbose: skipped stdout lines, signals sent. */
-  onDiagnostic?: (message: string) => void
+  onStderr?: ((line: string) => void) | undefined
+  /** Things worth telling a user who asks for detail: skipped stdout lines, signals sent. */
+  onDiagnostic?: ((message: string) => void) | undefined
   /**
    * A watchdog process that ends the server's tree should this process die without closing the
    * transport (SIGKILL, out of memory). Default true; not available on Windows.
    */
-  watchdog?: boolean
+  watchdog?: boolean | undefined
 }
 
 export interface ProcessExit {

@@ -1,5 +1,5 @@
-// A stdio server's stderr, line by line: each line is handed on as it completes (`onStderr`,
-// --verbose), and the last lines are kept, each clipped, for the messages that report a crash.
+// A stdio server's stderr, line by line: each line is handed on as it completes (`onStderr`), and
+// the last lines are kept, each clipped, for the messages that report a crash.
 
 const stderrTailLines = 20
 const maxStderrLineLength = 1000

@@ -7,6 +7,13 @@ import { hasProc, readProcessStat } from './process-group.js'
 import type { TreeMember } from './process-tree.js'
 
 /**
+ * Where the watchdog's shell finds its script: in its environment, not its arguments, so that `ps`
+ * shows one short line per watchdog (the script unsets it at once, so the processes it starts do
+ * not carry it).
+ */
+const scriptVariable = 'MCP_KIT_WATCHDOG_SCRIPT'
+
+/**
  * The watchdog. Arguments: grace in tenths of a second; `proc` or `ps`; the session of the
  * process that starts it, never to be followed (`-`: look it up). File descriptor 3 is the
  * server's stdin (4 and 5 its stdout and stderr, held so that its writes do not fail first).
@@ -17,6 +24,7 @@ import type { TreeMember } from './process-tree.js'
  * In ps mode the "session" column is the process group (macOS ps shows no session id).
  */
 export const watchdogScript = `
+unset ${scriptVariable}
 g=$1 m=$2 own=$3 told= n=0
 prog='
 function add(s) { if (!(s in bad)) live[s] = 1 }
@@ -148,15 +156,19 @@ export function startWatchdog(server: ChildProcess, options: WatchdogOptions = {
   try {
     // Our session, never to be followed; in ps mode (no /proc) the watchdog looks up our group.
     const own = mode === 'proc' ? String(readProcessStat(process.pid)?.session ?? '-') : '-'
-    const child = spawn('/bin/sh', ['-c', watchdogScript, 'mcp-kit-watchdog', grace, mode, own], {
-      // Its own session: a Ctrl-C or a hang-up meant for this process does not reach it.
-      detached: true,
-      // Never this process's stdout or stderr: a reader would wait for the watchdog to exit. The
-      // server's pipes are socket pairs: our end() still reaches the server, a copy does not stop it.
-      stdio: ['pipe', 'ignore', 'ignore', fdOf(server.stdin), fdOf(server.stdout), fdOf(server.stderr)],
-      cwd: '/',
-      env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C' },
-    })
+    const child = spawn(
+      '/bin/sh',
+      ['-c', `eval "$${scriptVariable}"`, 'mcp-kit-watchdog', grace, mode, own],
+      {
+        // Its own session: a Ctrl-C or a hang-up meant for this process does not reach it.
+        detached: true,
+        // Never this process's stdout or stderr: a reader would wait for the watchdog to exit. The
+        // server's pipes are socket pairs: our end() still reaches the server, a copy does not stop it.
+        stdio: ['pipe', 'ignore', 'ignore', fdOf(server.stdin), fdOf(server.stdout), fdOf(server.stderr)],
+        cwd: '/',
+        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C', [scriptVariable]: watchdogScript },
+      },
+    )
     child.on('error', () => {
       stdin = undefined // no /bin/sh: nothing to be done
     })

@@ -152,7 +152,9 @@ export async function startGateway(
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
-  const { defaultCredentialsPath, fileCredentialStore } = await import('@mcp-kit/client')
+  const { defaultCredentialsPath, defaultEraCachePath, fileCredentialStore, fileEraCache } = await import(
+    '@mcp-kit/client'
+  )
   const gateway = createGateway(
     {
       upstreams,
@@ -162,7 +164,7 @@ export async function startGateway(
       eager: args.eager === true,
       idleStopMs: seconds(args.idleStop, '--idle-stop'),
       cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
-      connect: { cwd: io.cwd, parentEnv: io.env },
+      connect: { cwd: io.cwd, parentEnv: io.env, eraCache: fileEraCache(defaultEraCachePath(io.env)) },
       onEvent: (event) => {
         const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
         if (quiet && args.verbose !== true) return
