@@ -1,4 +1,4 @@
-// Pins the layers of src/ (docs/architecture.md "Layers of the server"): which folder may import
+// Pins the layers of src/ (docs/architecture.md "Layers", the server): which folder may import
 // which, and no import cycles between folders or between files. A new dependency between folders
 // is a conscious act (add it to the table), as exports.test.ts does for the public API.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
