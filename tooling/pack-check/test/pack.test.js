@@ -3,59 +3,54 @@
 // Needs the npm registry for third-party dependencies (the one network this project may use).
 
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
+import { root } from './published.js'
 
 const run = promisify(execFile)
-const root = fileURLToPath(new URL('../../..', import.meta.url))
-const published = [
-  'packages/profiles',
-  'packages/schema',
-  'packages/client',
-  'packages/server',
-  'packages/gateway',
-  'packages/openapi',
-  'apps/mcp-kit',
-]
-
-let scratch
-let project
-let tarballs
-
-beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'mcp-kit-pack-'))
-  const destination = join(scratch, 'tarballs')
-  for (const directory of published) {
-    await run('pnpm', ['pack', '--pack-destination', destination], { cwd: join(root, directory) })
-  }
-  tarballs = (await readdir(destination)).map((name) => join(destination, name))
-  project = join(scratch, 'project')
-  await run('mkdir', ['-p', project])
-  await writeFile(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }),
-  )
-  await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project })
-})
-
-afterAll(async () => {
-  if (scratch) await rm(scratch, { recursive: true, force: true })
-})
+// Packed and installed by setup/packed-project.js.
+const project = inject('project')
+const packages = inject('packages')
 
 describe('the packed packages', () => {
-  it('are seven tarballs whose manifests have no workspace: or catalog: leftovers', async () => {
-    expect(tarballs).toHaveLength(7)
-    for (const tarball of tarballs) {
+  it('are one tarball per published package, whose manifests have no workspace: or catalog: leftovers', async () => {
+    // Every package that is not private is packed (published.js finds them); these at least.
+    expect(packages.map((entry) => entry.name)).toEqual(
+      expect.arrayContaining([
+        '@mcp-kit/profiles',
+        '@mcp-kit/schema',
+        '@mcp-kit/client',
+        '@mcp-kit/server',
+        '@mcp-kit/gateway',
+        '@mcp-kit/openapi',
+        'mcp-kit',
+      ]),
+    )
+    for (const { tarball } of packages) {
       const { stdout } = await run('tar', ['-xOzf', tarball, 'package/package.json'])
       expect(stdout, tarball).not.toMatch(/workspace:|catalog:/)
       const { stdout: listing } = await run('tar', ['-tzf', tarball])
       expect(listing, tarball).toContain('package/README.md')
       expect(listing, tarball).toContain('package/LICENSE')
     }
+  })
+
+  it('ship no build output whose source is gone (the builds do not empty dist/)', async () => {
+    const stale = []
+    for (const { directory, tarball } of packages) {
+      const { stdout: listing } = await run('tar', ['-tzf', tarball])
+      for (const path of listing.split('\n')) {
+        const built = /^package\/dist\/(.+)\.js$/.exec(path)?.[1]
+        if (built === undefined) continue
+        const sources = ['.ts', '.mts', '.js'].map((extension) =>
+          join(root, directory, 'src', built + extension),
+        )
+        if (!sources.some((source) => existsSync(source))) stale.push(`${directory}/dist/${built}.js`)
+      }
+    }
+    expect(stale.join('\n'), 'stale modules in the tarballs: empty dist/ and build again').toBe('')
   })
 
   it('npx mcp-kit --help and --version work', async () => {
