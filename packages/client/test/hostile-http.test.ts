@@ -56,7 +56,7 @@ describe('a hostile server over Streamable HTTP', () => {
   it('keep-alive comments do not extend a call past its timeout', async () => {
     const { failure, stats } = await callAgainst('keep-alive', 500)
     expect(failure.code).toBe('timeout')
-    expect(failure.message).toMatch(/no response within 0.5 s \(--timeout\)/)
+    expect(failure.message).toMatch(/no response within 0.5 s \(callTimeoutMs\)/)
     expect(stats.keepAlivesSent).toBeGreaterThan(0)
   })
 
