@@ -17,6 +17,7 @@ import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
 import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
+import { measureCluster } from './measurements/store/cluster.js'
 import { measureStore } from './measurements/store/index.js'
 import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
@@ -46,6 +47,7 @@ const measurements = [
   ['openapi', 'a REST API as MCP tools (serve --openapi)', measureOpenApi],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
   ['store', 'shared state on Redis vs in memory', measureStore],
+  ['cluster', 'shared state on a Redis Cluster vs one Redis', measureCluster],
   ['soak', 'soak: mixed load on serve, memory over time', measureSoak],
 ]
 

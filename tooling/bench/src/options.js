@@ -24,6 +24,7 @@ export const groups = [
   'openapi',
   'warm',
   'store',
+  'cluster',
   'soak',
 ]
 /** What a run without `--only` measures: the soak takes minutes on its own, so it runs when named. */
@@ -56,6 +57,7 @@ export const defaultGroups = groups.filter((group) => group !== 'soak')
  * @property {number} soakRate          mixed operations per second (each 1–5 requests)
  * @property {number} soakClients       concurrent load clients
  * @property {string} redisUrl          the Redis of the store rows
+ * @property {string | undefined} clusterUrl  a Redis Cluster for the cluster rows (default: the bench starts one)
  * @property {number} storeRoundTrips   task round trips, one at a time, per round of the store rows
  * @property {number} storeTasks        finished tasks kept for the store memory row
  * @property {number} storeMemoryRounds fresh-server rounds for the store memory row
@@ -186,6 +188,8 @@ export function parseOptions(argv, env = process.env) {
         '      --soak-clients N.',
         'store: --redis-url URL (default $REDIS_URL, else redis://127.0.0.1:6379), --store-round-trips N,',
         '      --store-tasks N (finished tasks for the memory row), --store-memory-rounds N, --store-count-calls N.',
+        'cluster: --cluster-url redis-cluster://host:port (default: a 3+3 cluster of its own from redis-server);',
+        '      its anchor is a redis-server of its own.',
         '',
       ].join('\n'),
     )
@@ -230,6 +234,7 @@ export function parseOptions(argv, env = process.env) {
     soakRate: numberSetting('soak-rate', 300),
     soakClients: numberSetting('soak-clients', 8),
     redisUrl: setting('redis-url') ?? env.REDIS_URL ?? defaultRedisUrl,
+    clusterUrl: setting('cluster-url'),
     storeRoundTrips: numberSetting('store-round-trips', preset.storeRoundTrips),
     storeTasks: numberSetting('store-tasks', preset.storeTasks),
     storeMemoryRounds: numberSetting('store-memory-rounds', preset.storeMemoryRounds),

@@ -70,6 +70,17 @@ const expectedRows = [
   'store-commands-2025-sse-call',
   'store-2025-throughput',
   'store-2025-latency-p99',
+  'cluster-task-round-trip',
+  'cluster-task-rate',
+  'cluster-task-redis-cpu',
+  'cluster-task-replica-cpu',
+  'cluster-task-instance-cpu',
+  'cluster-session-rate',
+  'cluster-2025-throughput',
+  'cluster-wait-task-round-trip',
+  'cluster-wait-task-rate',
+  'cluster-wait-redis-cpu',
+  'cluster-wait-session-rate',
 ]
 
 /** Command lines of live processes running one of the bench's anchors or servers. */
