@@ -207,8 +207,14 @@ describe.skipIf(cluster === undefined)('the store on a Redis Cluster (3 masters,
     const tasks = store.taskStore()
     let back = 0
     store.onReconnect(() => back++)
-    const key = `kept:${randomUUID()}`
+    const tag = randomUUID()
+    const key = `kept:{${tag}}`
     await store.set(key, 'acknowledged')
+    // A sharded subscription on the same slot: resubscribed on the new master after the failover.
+    const heard: string[] = []
+    await store.subscribe(`notes:{${tag}}`, (message) => heard.push(message))
+    await store.publish(`notes:{${tag}}`, 'before')
+    await eventually(() => heard.length === 1)
     const taskId = randomUUID()
     await tasks.create(record(taskId))
     const victim = await cluster!.masterOf(await storedKey(key))
@@ -231,6 +237,10 @@ describe.skipIf(cluster === undefined)('the store on a Redis Cluster (3 masters,
     expect(notReady, 'samples of /healthz readiness that said not ready during the failover').toBe(0)
     await store.set(key, 'after')
     expect(await store.get(key)).toBe('after')
+    await eventually(async () => {
+      await store.publish(`notes:{${tag}}`, 'after')
+      return heard.includes('after')
+    })
   }, 40_000)
 })
 
