@@ -16,11 +16,29 @@ export type {
   ResourceMatch,
   ResourceOutput,
   ResourceTemplateDefinition,
+  ServerInfoOptions,
   TaskSupport,
+  ToolCommon,
   ToolDefinition,
   ToolOutput,
   ToolRegistry,
   ToolRegistryOptions,
+  TypedPromptDefinition,
+  TypedToolDefinition,
+} from './registry/registry.js'
+
+// Types from schemas: handler arguments and results from JSON Schema literals or validators
+
+export type {
+  FromJsonSchema,
+  InferSchema,
+  JsonSchemaLiteral,
+  JsonTypeName,
+  PromptArguments,
+  StandardSchema,
+  ToolArguments,
+  ToolResult,
+  ToolSchema,
 } from './registry/registry.js'
 export { createToolRegistry, isToolRegistry } from './registry/registry.js'
 

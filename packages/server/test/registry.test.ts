@@ -54,11 +54,13 @@ describe('registration refuses mistakes at once, with a message naming them', ()
       /inputSchema must be a JSON Schema object/,
     )
     expect(
+      // @ts-expect-error: the types refuse it too
       refusal(() => registry.tool({ name: 't', inputSchema: { type: 'string' }, handler })).message,
     ).toMatch(/"type": "object"/)
     const invalid = refusal(() =>
       registry.tool({
         name: 't',
+        // @ts-expect-error: the types refuse it too
         inputSchema: { type: 'object', properties: { a: { type: 'strnig' } } },
         handler,
       }),
@@ -69,6 +71,7 @@ describe('registration refuses mistakes at once, with a message naming them', ()
         registry.tool({
           name: 't',
           inputSchema: { type: 'object' },
+          // @ts-expect-error: the types refuse it too
           outputSchema: { type: 'object', required: 3 },
           handler,
         }),

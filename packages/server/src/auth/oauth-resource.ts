@@ -15,22 +15,22 @@ export interface OAuthResourceOptions {
   /** This MCP endpoint's public URL (the RFC 8707 resource clients ask tokens for). */
   resource: string
   /** Accepted `aud` values (default: the resource URL). */
-  audience?: string | string[]
+  audience?: string | string[] | undefined
   /** Scopes every request needs (default none); per-tool scopes come from the registry. */
-  requiredScopes?: readonly string[]
+  requiredScopes?: readonly string[] | undefined
   /** Scopes to advertise in the metadata (default: the issuer's, if it lists them). */
-  scopesSupported?: readonly string[]
+  scopesSupported?: readonly string[] | undefined
   /** The issuer's JWKS URL, when it is not to be discovered. */
-  jwksUri?: string
+  jwksUri?: string | undefined
   /**
    * Accept only tokens typed `at+jwt` (RFC 9068). By default a token without `typ`, or with the
    * generic `JWT`, is accepted too (many authorization servers type their access tokens so, or
    * not at all); any other type (an ID token typed as such, a logout token…) is always refused.
    */
-  requireTyp?: boolean
+  requireTyp?: boolean | undefined
   /** How far in the future a token's `iat` may be, for clock skew (default 30 s). */
-  clockToleranceSeconds?: number
-  fetch?: typeof fetch
+  clockToleranceSeconds?: number | undefined
+  fetch?: typeof fetch | undefined
 }
 
 /** A refused token: the status and `WWW-Authenticate` challenge to answer with, and why. */

@@ -14,20 +14,20 @@ export interface HttpHandlerOptions
     RuntimeOptions,
     GuardOptions {
   /** The MCP endpoint's path (default `/mcp`). `/healthz` answers 200 besides. */
-  path?: string
+  path?: string | undefined
   /** Extra fields for the `/healthz` answer (a gateway reports its upstreams). */
-  health?: () => Record<string, unknown>
+  health?: (() => Record<string, unknown>) | undefined
   /** False while the server cannot serve (its store is away): /healthz answers 503. */
-  ready?: () => boolean
+  ready?: (() => boolean) | undefined
   /** No sessions: every POST is served by a fresh protocol server; GET and DELETE answer 405. */
-  stateless?: boolean
+  stateless?: boolean | undefined
   /** Live sessions allowed at once; initialize beyond it gets 503 with Retry-After (default 1000). */
-  maxSessions?: number
+  maxSessions?: number | undefined
   /**
    * Live sessions one client may hold, so one client cannot take every slot; its initialize
    * beyond it gets 503 with Retry-After (default a quarter of `maxSessions`, at least 1).
    */
-  maxSessionsPerClient?: number
+  maxSessionsPerClient?: number | undefined
   /**
    * Who a request's client is, for `maxSessionsPerClient` (default: the identity the auth layer
    * gives a client when it tells clients apart, else the remote address, IPv6 per /64; a
@@ -38,39 +38,39 @@ export interface HttpHandlerOptions
    * A session without requests for this long is closed, its streams ended (default 600 000 ms).
    * A request in flight keeps it; an open GET stream does not.
    */
-  sessionIdleMs?: number
+  sessionIdleMs?: number | undefined
   /** A session is closed this long after initialize, busy or not (default 24 h; 0: no limit). */
-  sessionMaxLifetimeMs?: number
+  sessionMaxLifetimeMs?: number | undefined
   /** Largest request body in bytes; larger gets 413 and the connection is closed (default 4 MiB). */
-  bodyLimitBytes?: number
+  bodyLimitBytes?: number | undefined
   /**
    * A POST body must have arrived in full this long after its headers, or it gets 408 and the
    * connection is closed (default 10 000 ms; 0: no deadline). 4 MiB in 10 s needs 420 KB/s.
    */
-  bodyTimeoutMs?: number
+  bodyTimeoutMs?: number | undefined
   /** Interval of SSE keep-alive comments; calls running longer switch to SSE to get them (default 15 000 ms). */
-  keepAliveMs?: number
+  keepAliveMs?: number | undefined
   /** The SSE `retry:` hint: how long a client waits before reconnecting (default 1000 ms). */
-  retryMs?: number
+  retryMs?: number | undefined
   /** SSE events a session keeps for Last-Event-ID replay (default 1000, and at most 8 MiB). */
-  eventLogSize?: number
+  eventLogSize?: number | undefined
   /** Serve this runtime instead of a new one over the registry. */
-  runtime?: Runtime
+  runtime?: Runtime | undefined
   /** Diagnostics for the operator (never sent to clients). */
-  onError?: (error: Error) => void
+  onError?: ((error: Error) => void) | undefined
   /**
    * Require OAuth access tokens from this authorization server (auth/oauth-resource.ts), served
    * with protected-resource metadata; tools' `scopes` are checked on each call (403 with a
    * step-up challenge). Replaces `token`. A promise is waited for by the first requests.
    */
-  oauth?: OAuthResource | Promise<OAuthResource>
+  oauth?: OAuthResource | Promise<OAuthResource> | undefined
   /** Session id generator (default crypto.randomUUID). */
-  createSessionId?: () => string
+  createSessionId?: (() => string) | undefined
   /**
    * 2025 sessions shared with other instances through a store (startHttpServer makes them from
    * its `store`): any instance serves any session, resumes its streams, routes its answers.
    */
-  sharedSessions?: SharedSessions
+  sharedSessions?: SharedSessions | undefined
 }
 
 export interface HttpHandlerStats {

@@ -27,36 +27,36 @@ export interface HttpServerOptions extends HttpHandlerOptions {
    * logs (any instance serves any session); /healthz answers 503 while it is away. The caller
    * opens and closes it.
    */
-  store?: Store
+  store?: Store | undefined
   /** Address to bind (default 127.0.0.1). Binding elsewhere does not disable Host checks: add names with `allowedHosts`. */
-  host?: string
+  host?: string | undefined
   /** Port (default 0: any free port; the real one is in `url` and `port`). */
-  port?: number
+  port?: number | undefined
   /**
    * A request's headers must arrive within this long of its start, or node:http answers 408 and
    * closes the connection (node:http `headersTimeout`; default 10 000 ms).
    */
-  headersTimeoutMs?: number
+  headersTimeoutMs?: number | undefined
   /**
    * A whole request, headers and body, must arrive within this long (node:http
    * `requestTimeout`; default `headersTimeoutMs + bodyTimeoutMs + 1000`, so the body deadline
    * answers first). Open streams and running calls are not limited by it.
    */
-  requestTimeoutMs?: number
+  requestTimeoutMs?: number | undefined
   /**
    * Open connections allowed at once; more are closed at once, unread, and when the open ones
    * near the cap those waiting longest for a complete request are shed to make room (default:
    * the open-file limit less a quarter of it, at least 64 files kept free, read from
    * /proc/self/limits on Linux; no cap where that cannot be read; 0: no cap).
    */
-  maxConnections?: number
+  maxConnections?: number | undefined
   /**
    * Require OAuth access tokens from this authorization server: its keys are discovered when
    * the server starts (failing the start when they cannot be), and the protected-resource
    * metadata is served beside the endpoint. `resource` defaults to the endpoint's URL; behind a
    * proxy, give the public one.
    */
-  auth?: Omit<OAuthResourceOptions, 'resource'> & { resource?: string }
+  auth?: (Omit<OAuthResourceOptions, 'resource'> & { resource?: string }) | undefined
 }
 
 export interface RunningHttpServer {

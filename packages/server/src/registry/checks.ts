@@ -3,7 +3,8 @@
 
 import { SchemaError, validateArguments } from '@mcp-kit/schema'
 import { ServerError } from '../errors.js'
-import type { CacheHint, JsonSchema } from './types.js'
+import type { JsonSchema } from './schema-types.js'
+import type { CacheHint } from './types.js'
 
 export const namePattern = /^[A-Za-z0-9_.-]{1,128}$/
 export const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:/

@@ -10,13 +10,12 @@ import {
   checkText,
   checkTtl,
   defaultListHint,
-  emptyInputSchema,
-  plainSchema,
-  prepareSchema,
   refuse,
   uriPattern,
 } from './checks.js'
 import { TemplateMatchers } from './templates.js'
+import { prepareTool } from './tool-definition.js'
+import type { ToolDefinition } from './tool-types.js'
 import type {
   CachedList,
   CacheHint,
@@ -25,11 +24,12 @@ import type {
   RegistryEvent,
   ResourceDefinition,
   ResourceTemplateDefinition,
-  ToolDefinition,
   ToolRegistry,
   ToolRegistryOptions,
 } from './types.js'
 
+export type * from './schema-types.js'
+export type * from './tool-types.js'
 export type * from './types.js'
 
 const registryBrand = Symbol.for('mcp-kit.registry')
@@ -80,53 +80,27 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     }
   }
 
+  const serverInfo = Object.freeze(
+    Object.fromEntries(
+      (['name', 'version', 'instructions'] as const).flatMap((key) => {
+        const value = options[key]
+        if (value === undefined) return []
+        if (typeof value !== 'string' || value === '') refuse(`${key} must be a non-empty string`)
+        return [[key, value]]
+      }),
+    ),
+  )
   const registry: ToolRegistry = {
+    serverInfo,
     tools,
     resources,
     resourceTemplates,
     prompts,
     tool(definition) {
-      const candidate = definition as ToolDefinition
-      checkName('tool', candidate?.name)
-      const owner = `tool '${candidate.name}'`
-      if (tools.has(candidate.name)) refuse(`${owner} is already registered`)
-      if (typeof candidate.handler !== 'function') refuse(`${owner} needs a handler function`)
-      checkText(owner, 'title', candidate.title)
-      checkText(owner, 'description', candidate.description)
-      if (
-        candidate.scopes !== undefined &&
-        (!Array.isArray(candidate.scopes) ||
-          candidate.scopes.some(
-            (scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope),
-          ))
-      ) {
-        refuse(`${owner}: scopes must be a list of OAuth scope names`)
-      }
-      if (
-        candidate.taskSupport !== undefined &&
-        !['forbidden', 'optional', 'required'].includes(candidate.taskSupport)
-      ) {
-        refuse(`${owner}: taskSupport must be 'forbidden', 'optional' or 'required'`)
-      }
-      const start = candidate.taskStart
-      if (
-        start !== undefined &&
-        start !== 'call' &&
-        start !== 'handler' &&
-        !(typeof start === 'number' && Number.isFinite(start) && start >= 0)
-      ) {
-        refuse(`${owner}: taskStart must be 'call', 'handler' or a number of milliseconds >= 0`)
-      }
-      const schema = candidate.passthrough === true ? plainSchema : prepareSchema
-      const inputSchema =
-        candidate.inputSchema === undefined
-          ? emptyInputSchema
-          : schema(owner, 'inputSchema', candidate.inputSchema)
-      const outputSchema =
-        candidate.outputSchema === undefined
-          ? undefined
-          : schema(owner, 'outputSchema', candidate.outputSchema)
-      tools.set(candidate.name, Object.freeze({ ...candidate, inputSchema, outputSchema }))
+      const name = (definition as { name?: unknown } | undefined)?.name
+      if (typeof name === 'string' && tools.has(name)) refuse(`tool '${name}' is already registered`)
+      const tool = prepareTool(definition, options.toJsonSchema)
+      tools.set(tool.name, tool)
       changed('tools')
       return registry
     },
@@ -164,7 +138,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       return registry
     },
     prompt(definition) {
-      const candidate = definition as PromptDefinition
+      const candidate = definition as unknown as PromptDefinition
       checkName('prompt', candidate?.name)
       const owner = `prompt '${candidate.name}'`
       if (prompts.has(candidate.name)) refuse(`${owner} is already registered`)

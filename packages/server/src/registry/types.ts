@@ -1,101 +1,47 @@
-// The registry's public types: what a tool, resource, resource template and prompt definition
-// holds, the change events, and the ToolRegistry interface (implemented in registry.ts).
+// The registry's public types: what a resource, resource template and prompt definition holds,
+// the options, the change events, and the ToolRegistry interface (implemented in registry.ts).
 
 import type {
   Annotations,
-  CallToolResult,
   GetPromptResult,
   Icon,
   PromptMessage,
   ReadResourceResult,
-  ToolAnnotations,
   Variables,
 } from '@modelcontextprotocol/server'
 import type { HandlerContext } from '../context.js'
-
-export type JsonSchema = Record<string, unknown>
-
-/** Whether a tool's calls may run as tasks (see ToolDefinition.taskSupport). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required'
-
-/** What a tool handler may return: a full result, a string (one text item) or a value (JSON text + structuredContent for objects). */
-export type ToolOutput =
-  | CallToolResult
-  | string
-  | Record<string, unknown>
-  | unknown[]
-  | number
-  | boolean
-  | null
-  | undefined
-
-export interface ToolDefinition<Args = Record<string, unknown>> {
-  /** 1–128 letters, digits, `_`, `-` or `.` (MCP 2025-11-25). */
-  name: string
-  title?: string
-  description?: string
-  /** JSON Schema of the arguments, `type: "object"`; default: an object with any properties. Passed to clients verbatim. */
-  inputSchema?: JsonSchema
-  /** JSON Schema of `structuredContent`, `type: "object"`; results are checked against it. */
-  outputSchema?: JsonSchema
-  annotations?: ToolAnnotations
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
-  /**
-   * OAuth scopes a caller's token must carry to call this tool, when the server checks tokens
-   * (`authIssuer`): without them the call is answered 403 `insufficient_scope`, naming them.
-   */
-  scopes?: readonly string[]
-  /**
-   * Leave checking to someone else (a gateway's upstream): the schemas are passed on as they
-   * are, without compiling them, and neither arguments nor results are validated here.
-   */
-  passthrough?: boolean
-  /**
-   * Whether a call may run as a task (the io.modelcontextprotocol/tasks extension of 2026-07-28,
-   * SEP-2663; the values are the spec's `taskSupport`). `forbidden` (the default): always answered
-   * in the request. `optional`: a client that declared the extension gets a task handle and follows
-   * the task (`tasks/get`); other clients get the result in the request. `required`: only as a
-   * task; 2026-07-28 clients without the extension get -32021 (2025-11-25 sessions, which have no
-   * such extension, are answered in the request). The handler does not change either way.
-   */
-  taskSupport?: TaskSupport
-  /**
-   * When a task-supporting call becomes a task: `call` (the default) at once, before the handler
-   * runs; `handler` when the handler calls `context.startTask()`, so that questions it asks before
-   * are answered in the request (input_required rounds) and the task starts with what it learnt;
-   * a number of milliseconds: when the call is still running after that long, so that fast calls
-   * answer in the request (the spec's immediate-result shortcut). A call that ends before it
-   * became a task answers in the request.
-   */
-  taskStart?: 'call' | 'handler' | number
-  /** Called with arguments that passed the inputSchema. A thrown error becomes an `isError` result. */
-  handler(args: Args, context: HandlerContext): ToolOutput | Promise<ToolOutput>
-}
+import type {
+  JsonSchema,
+  PromptArguments,
+  StandardSchema,
+  ToolArguments,
+  ToolSchema,
+} from './schema-types.js'
+import type { ToolDefinition, TypedToolDefinition } from './tool-types.js'
 
 /** What a resource reader may return: a full result, text, or bytes (sent as a base64 blob). */
 export type ResourceOutput = ReadResourceResult | string | Uint8Array
 
 interface ResourceCommon {
   name: string
-  title?: string
-  description?: string
-  mimeType?: string
-  annotations?: Annotations
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
+  title?: string | undefined
+  description?: string | undefined
+  mimeType?: string | undefined
+  annotations?: Annotations | undefined
+  icons?: Icon[] | undefined
+  _meta?: Record<string, unknown> | undefined
   /**
    * Keep what `read` returned for this many milliseconds and answer from memory meanwhile.
    * Cached results carry `_meta.fetched_at` (ISO time of the read). A `private` resource (the
    * default) is cached per principal, a `public` one once for everyone. Also the `ttlMs` freshness hint of
    * 2026-07-28 `resources/read` results (default 0: immediately stale).
    */
-  ttlMs?: number
+  ttlMs?: number | undefined
   /**
    * Who may cache a read (2026-07-28 `cacheScope`): `public` when the content is the same for
    * every user, `private` (the default) when it may depend on who asks.
    */
-  cacheScope?: CacheScope
+  cacheScope?: CacheScope | undefined
   /**
    * Called when the first client subscribes to a URI this definition serves (2025
    * `resources/subscribe`, 2026 `subscriptions/listen`); the function it returns is called when
@@ -107,7 +53,7 @@ interface ResourceCommon {
 
 export interface ResourceDefinition extends ResourceCommon {
   uri: string
-  size?: number
+  size?: number | undefined
   read(uri: string, context: HandlerContext): ResourceOutput | Promise<ResourceOutput>
 }
 
@@ -122,15 +68,15 @@ export interface ResourceTemplateDefinition extends ResourceCommon {
   uriTemplate: string
   read(uri: string, variables: Variables, context: HandlerContext): ResourceOutput | Promise<ResourceOutput>
   /** Completions for the template's variables, by variable name. */
-  complete?: Record<string, Completer>
+  complete?: Record<string, Completer> | undefined
 }
 
 export interface PromptArgument {
   name: string
-  title?: string
-  description?: string
-  required?: boolean
-  complete?: Completer
+  title?: string | undefined
+  description?: string | undefined
+  required?: boolean | undefined
+  complete?: Completer | undefined
 }
 
 /** What a prompt may return: a full result, one user text message, or messages. */
@@ -138,13 +84,24 @@ export type PromptOutput = GetPromptResult | string | PromptMessage[]
 
 export interface PromptDefinition<Args = Record<string, string>> {
   name: string
-  title?: string
-  description?: string
-  arguments?: PromptArgument[]
-  icons?: Icon[]
-  _meta?: Record<string, unknown>
+  title?: string | undefined
+  description?: string | undefined
+  arguments?: PromptArgument[] | undefined
+  icons?: Icon[] | undefined
+  _meta?: Record<string, unknown> | undefined
   /** Called once every required argument is present. */
   get(args: Args, context: HandlerContext): PromptOutput | Promise<PromptOutput>
+}
+
+/** A prompt as `registry.prompt()` takes it: `get` receives the declared arguments by name. */
+export interface TypedPromptDefinition<
+  Arguments extends readonly PromptArgument[] = readonly PromptArgument[],
+  Args = PromptArguments<Arguments>,
+> extends Omit<PromptDefinition<Args>, 'arguments' | 'get'> {
+  /** The arguments, each a string; the `required` ones are always present in `get`'s `args`. */
+  arguments?: Arguments | undefined
+  /** Called once every required argument is present. */
+  get(args: NoInfer<Args>, context: HandlerContext): PromptOutput | Promise<PromptOutput>
 }
 
 export type ListName = 'tools' | 'resources' | 'prompts'
@@ -160,12 +117,28 @@ export interface CacheHint {
 /** The lists whose results carry cache hints. */
 export type CachedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
 
-export interface ToolRegistryOptions {
+/** Who a server says it is, at `initialize` (2025) and `server/discover` (2026). */
+export interface ServerInfoOptions {
+  /** `serverInfo.name` (default `mcp-kit`). */
+  name?: string | undefined
+  /** `serverInfo.version` (default: this package's version when `name` is the default, else `0.0.0`). */
+  version?: string | undefined
+  /** Told to clients (`instructions`): how to use this server's tools, in a few sentences. */
+  instructions?: string | undefined
+}
+
+export interface ToolRegistryOptions extends ServerInfoOptions {
   /**
    * Cache hints of the list results (2026-07-28 `ttlMs`/`cacheScope`); default 60 s, `public`
    * for each. Clients that listen for list changes drop their copy at once when a list changes.
    */
-  cache?: Partial<Record<CachedList, Partial<CacheHint>>>
+  cache?: Partial<Record<CachedList, Partial<CacheHint>>> | undefined
+  /**
+   * The JSON Schema of a validator that carries none (Standard JSON Schema, `~standard.jsonSchema`),
+   * for `io` `input` (an inputSchema) or `output` (an outputSchema): e.g. zod/mini's
+   * `z.toJSONSchema(schema, { io })`. Without it such a validator is refused at registration.
+   */
+  toJsonSchema?: ((validator: StandardSchema, io: 'input' | 'output') => JsonSchema) | undefined
 }
 
 export type RegistryEvent =
@@ -181,10 +154,29 @@ export interface ResourceMatch {
 }
 
 export interface ToolRegistry {
-  tool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): ToolRegistry
+  /**
+   * Registers a tool. Its handler's arguments are typed from `inputSchema` and its result from
+   * `outputSchema` (JSON Schema literals or Standard Schema validators); `tool<Args>()` types the
+   * arguments as `Args` instead, unchecked against the schema.
+   */
+  tool<
+    Args = never,
+    const Input extends ToolSchema = ToolSchema,
+    const Output extends ToolSchema = ToolSchema,
+  >(
+    definition: TypedToolDefinition<Input, Output, [Args] extends [never] ? ToolArguments<Input> : Args>,
+  ): ToolRegistry
   resource(definition: ResourceDefinition): ToolRegistry
   resourceTemplate(definition: ResourceTemplateDefinition): ToolRegistry
-  prompt<Args = Record<string, string>>(definition: PromptDefinition<Args>): ToolRegistry
+  /**
+   * Registers a prompt. `get` receives the declared `arguments` by name, the required ones always
+   * present; `prompt<Args>()` types them as `Args` instead.
+   */
+  prompt<Args = never, const Arguments extends readonly PromptArgument[] = readonly PromptArgument[]>(
+    definition: TypedPromptDefinition<Arguments, [Args] extends [never] ? PromptArguments<Arguments> : Args>,
+  ): ToolRegistry
+  /** Who a server serving this registry says it is, unless its own options say otherwise. */
+  readonly serverInfo: Readonly<ServerInfoOptions>
   readonly tools: ReadonlyMap<string, ToolDefinition>
   readonly resources: ReadonlyMap<string, ResourceDefinition>
   readonly resourceTemplates: ReadonlyMap<string, ResourceTemplateDefinition>

@@ -44,7 +44,7 @@ export function createCalls(
   cache: ResourceCache,
 ): RuntimeInternals {
   const onTrace = options.onTrace
-  const serverName = options.serverName ?? 'mcp-kit'
+  const serverName = options.serverName ?? registry.serverInfo.name ?? 'mcp-kit'
 
   function trace(
     kind: TraceKind,

@@ -26,28 +26,28 @@ import type { TraceEntry } from '../trace.js'
 
 export interface RuntimeOptions {
   /** Receives one entry per tool call, resource read and prompt get. */
-  onTrace?: (entry: TraceEntry) => void
-  /** The `server` field of trace entries (default "mcp-kit"). */
-  serverName?: string
+  onTrace?: ((entry: TraceEntry) => void) | undefined
+  /** The `server` field of trace entries (default: the registry's `name`, else "mcp-kit"). */
+  serverName?: string | undefined
   /** Write "[redacted]" instead of argument values in traces. */
-  redactTraceArguments?: boolean
+  redactTraceArguments?: boolean | undefined
   /** Clock for the resource cache, in ms (default Date.now). */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 /** How an in-process call reaches back to its caller (the wire equivalents are notifications and requests). */
 export interface RuntimeCallOptions {
-  signal?: AbortSignal
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
-  onLog?: (message: { level: LoggingLevel; data: unknown; logger?: string }) => void
+  signal?: AbortSignal | undefined
+  onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined
+  onLog?: ((message: { level: LoggingLevel; data: unknown; logger?: string }) => void) | undefined
   /** Answers the handler's sampling requests; without it `context.sample` throws `unsupported`. */
-  sample?: (request: SamplingRequest) => Promise<SamplingResult>
+  sample?: ((request: SamplingRequest) => Promise<SamplingResult>) | undefined
   /** Answers the handler's elicitation requests; without it `context.elicit` throws `unsupported`. */
-  elicit?: (request: ElicitationRequest) => Promise<ElicitResult>
+  elicit?: ((request: ElicitationRequest) => Promise<ElicitResult>) | undefined
   /** Answers the handler's roots requests; without it `context.listRoots` throws `unsupported`. */
-  listRoots?: () => Promise<ListRootsResult>
-  sessionId?: string
-  authInfo?: AuthInfo
+  listRoots?: (() => Promise<ListRootsResult>) | undefined
+  sessionId?: string | undefined
+  authInfo?: AuthInfo | undefined
 }
 
 export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }

@@ -217,7 +217,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     const binding = mrtr ? stateBinding(request.method, target, params.arguments, principal) : ''
     const carried = mrtr ? await answersOf(params, binding, stateCodec) : { answers: {} }
     const channel = new ModernInputChannel(carried.answers, capabilities, carried.roundState)
-    // The bound of running tasks, per OAuth principal (a static --token's callers, whose token no
+    // The bound of running tasks, per OAuth principal (the callers of a static `token`, whose token no
     // issuer vouches for, are one client: only the server's bound applies to them).
     const refusal = () => tasks.refusal(io.authInfo?.extra?.issuer === undefined ? undefined : principal)
     const plan =

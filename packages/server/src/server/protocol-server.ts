@@ -16,12 +16,12 @@ export interface MessageTransport {
   start(): Promise<void>
   send(message: RpcMessage, options?: { relatedRequestId?: RequestId }): Promise<void>
   close(): Promise<void>
-  onmessage?: (message: RpcMessage, extra?: MessageExtra) => void
-  onclose?: () => void
-  onerror?: (error: Error) => void
-  sessionId?: string
+  onmessage?: ((message: RpcMessage, extra?: MessageExtra) => void) | undefined
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  sessionId?: string | undefined
   /** Present when the connection's 2025 session is shared by several instances (store/shared-sessions.ts). */
-  sessionLink?: SessionLink
+  sessionLink?: SessionLink | undefined
 }
 
 /** How a 2025 session served by several instances reaches the others. */

@@ -12,16 +12,16 @@ import { createProtocolServer } from '../server/protocol-server.js'
 import { StdioLineTransport } from './transport.js'
 
 export interface StdioServeOptions extends ProtocolServerOptions, RuntimeOptions {
-  stdin?: Readable
-  stdout?: Writable
+  stdin?: Readable | undefined
+  stdout?: Writable | undefined
   /** Where stray stdout writes go while serving on process.stdout (default process.stderr). */
-  stderr?: Writable
+  stderr?: Writable | undefined
   /** Ends serving: waits up to `shutdownGraceMs` for in-flight requests, then closes. */
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
   /** How long a shutdown waits for in-flight requests (default 10 000 ms). */
-  shutdownGraceMs?: number
+  shutdownGraceMs?: number | undefined
   /** Serve this runtime instead of a new one over `registry`. */
-  runtime?: Runtime
+  runtime?: Runtime | undefined
 }
 
 /** Serves until stdin ends or `signal` aborts; resolves once the session is closed. */
@@ -82,7 +82,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
   }
   const close = () => void server.close().catch(() => {})
   // Stdin closing (the client is done sending) and the signal both let answers in flight go out
-  // first: `echo '…' | mcp-kit serve --stdio` gets its answers.
+  // first: a client that writes its requests and closes stdin (`echo '…' | node server.js`) gets its answers.
   let stopping = false
   const shutdown = () => {
     if (stopping) return

@@ -10,7 +10,7 @@
 
 import type { ClientCapabilities } from '../context.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
-import type { ToolDefinition } from '../registry/types.js'
+import type { ToolDefinition } from '../registry/tool-types.js'
 import { TaskInputChannel } from './task-input.js'
 import type { TaskManager } from './task-manager.js'
 import type { TaskRecord } from './task-store.js'

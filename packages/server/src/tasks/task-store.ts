@@ -91,7 +91,7 @@ export interface TaskStore {
 
 export interface MemoryTaskStoreOptions {
   /** Clock in epoch ms (default Date.now). */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 /** The in-process TaskStore: tasks live and die with this process. */

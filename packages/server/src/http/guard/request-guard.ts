@@ -10,15 +10,15 @@ export interface GuardOptions {
    * Host header values allowed besides localhost, 127.0.0.1 and [::1] (any port): a hostname
    * (`api.example.com`, any port) or `host:port`. `'*'` turns the check off.
    */
-  allowedHosts?: readonly string[] | '*'
+  allowedHosts?: readonly string[] | '*' | undefined
   /**
    * Origins allowed besides http(s)://localhost, 127.0.0.1 and [::1] (any port), e.g.
    * `https://app.example.com`. Requests without an Origin header (non-browser clients) pass.
    * `'*'` turns the check off.
    */
-  allowedOrigins?: readonly string[] | '*'
+  allowedOrigins?: readonly string[] | '*' | undefined
   /** Require `Authorization: Bearer <token>`. */
-  token?: string
+  token?: string | undefined
 }
 
 export type TokenVerdict = 'ok' | 'missing' | 'invalid'

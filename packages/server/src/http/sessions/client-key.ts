@@ -1,5 +1,5 @@
 // Who a request's client is, for the per-client session cap: the identity authentication gives
-// it when that tells clients apart, else its remote address. A shared bearer token (`--token`)
+// it when that tells clients apart, else its remote address. A shared bearer token (the `token` option)
 // is held by every client alike, so it names no one; the address does better there. IPv6
 // addresses count per /64, the block one host usually gets, so it cannot rotate past the cap.
 
