@@ -11,12 +11,4 @@ export const knownExampleFailures = {}
 export const knownDeclarationFailures = {}
 
 /** @type {Record<string, { codes: string[], defect: string }>} */
-export const knownExchangeFailures = {
-  // ToolRegistry.tool<Args = Record<string, unknown>>: the handler's arguments are not derived
-  // from inputSchema, so `text` is unknown (issue 26, item 1). The README examples write
-  // `.tool<{ text: string }>()` until they are.
-  'a tool handler gets its arguments typed from an inputSchema literal': {
-    codes: ['TS18046'],
-    defect: 'issue 26 item 1: handler arguments are not typed from the inputSchema',
-  },
-}
+export const knownExchangeFailures = {}
