@@ -26,10 +26,12 @@ export function inspectTargets(context) {
       reference: '@demo',
       server: [context.node, context.kitBin, 'serve', '--stdio'],
     },
+    // The fixture answers unknown methods as the spec says here (its default is a sloppy `{}`,
+    // which the SDK's clients refuse): the rows compare speed, not tolerance.
     basic: {
       label: 'basic.js (no-SDK fixture)',
-      reference: `mcp+node://${context.servers.basic}`,
-      server: [context.node, context.servers.basic],
+      reference: `mcp+node://${context.servers.basic}?arg=--unknown=method-not-found`,
+      server: [context.node, context.servers.basic, '--unknown=method-not-found'],
     },
     everything: {
       label: 'server-everything',
