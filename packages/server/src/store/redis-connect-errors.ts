@@ -17,7 +17,7 @@ const untrustedCodes = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ])
 
-export type StoreConnectProblem = 'untrusted' | 'login' | 'permissions' | 'unreachable'
+export type StoreConnectProblem = 'untrusted' | 'login' | 'permissions' | 'unreachable' | 'missing_dependency'
 
 function failure(problem: StoreConnectProblem, message: string, cause: unknown): ServerError {
   return new ServerError('store_unavailable', message, { details: { problem }, cause })

@@ -5,6 +5,7 @@
 // store is not ready, and subscriptions are restored when it comes back. A Redis Cluster
 // (`redis-cluster://…`) is served by redis-cluster-store.ts.
 
+import { ServerError } from '../errors.js'
 import type { TaskStore } from '../tasks/task-store.js'
 import {
   appendArguments,
@@ -23,6 +24,25 @@ import type { Store, StoredEvent } from './store.js'
 export { redactedUrl, redisUrlProblem } from './redis-url.js'
 
 /**
+ * `@redis/client` is an optional peer dependency: installed by whoever uses a Redis store (the
+ * `mcp-kit` CLI does), not by every user of the server. Without it: a clear error, not a stack.
+ */
+async function loadRedis<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes('@redis/client'))
+      throw error
+    throw new ServerError(
+      'store_unavailable',
+      'a Redis store needs the optional dependency @redis/client: install it beside @mcp-kit/server (npm install @redis/client)',
+      { details: { problem: 'missing_dependency' }, cause: error },
+    )
+  }
+}
+
+/**
  * Connects to Redis, or to a Redis Cluster by one of its nodes; rejects with a clear message when
  * it cannot be reached in time.
  */
@@ -32,10 +52,10 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   if (options.ca !== undefined && !/^rediss(-cluster)?:/i.test(options.url))
     throw new Error(`a CA is for a TLS store (rediss://…), not ${redactedUrl(options.url)}`)
   if (isClusterUrl(options.url)) {
-    const { redisClusterStore } = await import('./redis-cluster-store.js')
+    const { redisClusterStore } = await loadRedis(() => import('./redis-cluster-store.js'))
     return redisClusterStore(options)
   }
-  const { createClient, defineScript } = await import('@redis/client')
+  const { createClient, defineScript } = await loadRedis(() => import('@redis/client'))
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
     appendEvent: defineScript(appendEventScript),
