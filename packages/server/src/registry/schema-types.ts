@@ -47,8 +47,8 @@ export interface ToolSchemaTypeMustBeObject {
 
 /**
  * CheckedSchema for a tool's schemas, which MCP wants to be objects: a literal `type` other than
- * `object` at the top, or a validator of something else, is a compile error too (intersected with the schema, so that a `const`
- * type parameter still infers it as a literal).
+ * `object` at the top, or a validator of something else, is a compile error too. Used intersected
+ * with the schema, so that a `const` type parameter still infers the schema as a literal.
  */
 export type CheckedToolSchema<S> = S extends StandardSchema
   ? StandardTypedV1.InferOutput<S> extends Record<string, unknown>
