@@ -19,7 +19,10 @@ afterAll(() => rm(project, { recursive: true, force: true }))
 
 it('installing @mcp-kit/server alone installs no Redis client; a Redis store then says what to install', async () => {
   await mkdir(project, { recursive: true })
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'alone', private: true, type: 'module' }))
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'alone', private: true, type: 'module' }),
+  )
   const tarballs = packages
     .filter((entry) => entry.name === '@mcp-kit/server' || entry.name === '@mcp-kit/schema')
     .map((entry) => entry.tarball)
