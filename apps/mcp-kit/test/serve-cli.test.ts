@@ -6,14 +6,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { importedModules } from '@mcp-kit/fixtures'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { binPath, runCli, startServe, stopStarted } from './helpers.js'
 
 const require = createRequire(import.meta.url)
-const serverEntry = pathToFileURL(require.resolve('@mcp-kit/server')).href
+// The built entry, as a user's module imports it (tests resolve packages to their source).
+const serverEntry = pathToFileURL(
+  join(dirname(require.resolve('@mcp-kit/server/package.json')), 'dist', 'index.js'),
+).href
 const workDirectory = mkdtempSync(join(tmpdir(), 'mcp-kit-serve-'))
 
 afterEach(stopStarted)
