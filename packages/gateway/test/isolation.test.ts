@@ -207,7 +207,13 @@ describe('where the caller cannot be known, the question is refused', () => {
   test('one principal, two calls at once on a stdio 2025 upstream: both questions refused; one call alone is asked', async () => {
     const { url } = await startGateway(
       {
-        upstreams: [{ name: 'bank', server: nodeServer(teller), connect: { protocol: '2025-11-25' } }],
+        upstreams: [
+          {
+            name: 'bank',
+            server: { ...nodeServer(teller), env: { TELLER_TOGETHER: '2' } },
+            connect: { protocol: '2025-11-25' },
+          },
+        ],
       },
       { token },
     )
