@@ -1,7 +1,8 @@
 // The doc test: every TypeScript example of every published package's README, compiled as a
 // user's own file in the packed project under the strictest settings (type-check.js), and run
 // with node where the README shows what it prints (conventions in readme-blocks.js). Also: no
-// JavaScript examples are left, and each README names every public export of its package.
+// JavaScript examples are left, and each README names every export of its package's public entry
+// points, and of its `./internal` entry (in a line of its own section: those are not public API).
 
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { knownExampleFailures } from './known-failures.js'
-import { publishedPackages, root, typedEntryPoints } from './published.js'
+import { internalEntryPoint, publicEntryPoints, publishedPackages, root } from './published.js'
 import { exampleFileName, fencedBlocks, proseOf, typeScriptExamples } from './readme-blocks.js'
 import { createChecker } from './type-check.js'
 
@@ -97,12 +98,23 @@ for (const readme of readmes) {
       }, 90_000)
     }
 
-    const specifiers = typedEntryPoints(readme)
-    if (specifiers.length === 0) return
-    it('names every public export (in code: `name`)', () => {
-      const mentioned = new Set(codeIdentifiers(readme.markdown))
-      const missing = checker.exportedNames(specifiers).filter((name) => !mentioned.has(name))
-      expect(missing.join(', '), `exports of ${readme.name} that ${readme.readme} does not name`).toBe('')
+    const specifiers = publicEntryPoints(readme)
+    if (specifiers.length > 0) {
+      it('names every public export (in code: `name`)', () => {
+        const mentioned = new Set(codeIdentifiers(readme.markdown))
+        const missing = checker.exportedNames(specifiers).filter((name) => !mentioned.has(name))
+        expect(missing.join(', '), `exports of ${readme.name} that ${readme.readme} does not name`).toBe('')
+      })
+    }
+
+    const internal = internalEntryPoint(readme)
+    if (internal === undefined) return
+    it(`names every export of ${internal} in its section "Internal entry"`, () => {
+      const section = /^## Internal entry\b[^\n]*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme.markdown)?.[1]
+      expect(section, `${readme.readme} has a section "## Internal entry (\`${internal}\`)"`).toBeDefined()
+      const mentioned = new Set(codeIdentifiers(section ?? ''))
+      const missing = checker.exportedNames([internal]).filter((name) => !mentioned.has(name))
+      expect(missing.join(', '), `exports of ${internal} that its section does not name`).toBe('')
     })
   })
 }

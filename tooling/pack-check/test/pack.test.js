@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, inject, it } from 'vitest'
-import { root } from './published.js'
+import { internalEntryPoint, publishedPackages, root } from './published.js'
 
 const run = promisify(execFile)
 // Packed and installed by setup/packed-project.js.
@@ -96,6 +96,28 @@ describe('the packed packages', () => {
         join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
       ])
       expect(types.trim()).toMatch(/index\.d\.ts$/)
+    }
+  })
+
+  it("each ./internal entry (for mcp-kit's own packages) imports, with its types", async () => {
+    const internals = publishedPackages().flatMap((published) => {
+      const specifier = internalEntryPoint(published)
+      if (specifier === undefined) return []
+      // The same conditions as the main entry: types, the workspace's source, the build.
+      const { exports } = published.manifest
+      expect(Object.keys(exports['./internal']), specifier).toEqual(Object.keys(exports['.']))
+      return [{ name: published.name, specifier }]
+    })
+    const script = `
+      for (const specifier of ${JSON.stringify(internals.map((entry) => entry.specifier))}) {
+        const module = await import(specifier)
+        if (!Object.values(module).some((value) => typeof value === 'function')) throw new Error(specifier + ' exports no function')
+      }
+      console.log('ok')`
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
+    expect(stdout.trim()).toBe('ok')
+    for (const { name } of internals) {
+      expect(existsSync(join(project, 'node_modules', name, 'dist', 'internal.d.ts')), name).toBe(true)
     }
   })
 })

@@ -45,6 +45,30 @@ export function typedEntryPoints(published) {
     .map(([subpath]) => (subpath === '.' ? published.name : `${published.name}/${subpath.slice(2)}`))
 }
 
+/** The subpath of the entry for mcp-kit's own packages: not public API, not covered by semver. */
+export const internalSubpath = './internal'
+
+/**
+ * The typed entry points that are public API: all but `./internal`. A README names every export of
+ * these.
+ * @param {PublishedPackage} published
+ */
+export function publicEntryPoints(published) {
+  const internal = internalEntryPoint(published)
+  return typedEntryPoints(published).filter((specifier) => specifier !== internal)
+}
+
+/**
+ * The specifier of a package's `./internal` entry (`@mcp-kit/client/internal`), or undefined when
+ * it has none.
+ * @param {PublishedPackage} published
+ */
+export function internalEntryPoint(published) {
+  const { exports } = published.manifest
+  if (exports === null || typeof exports !== 'object' || !(internalSubpath in exports)) return undefined
+  return `${published.name}/${internalSubpath.slice(2)}`
+}
+
 /** @param {unknown} target */
 function hasTypes(target) {
   if (typeof target === 'string') return target.endsWith('.d.ts')
