@@ -1,5 +1,6 @@
 // Public API of @mcp-kit/schema. Any new export added here becomes public API; the export list
-// is pinned in test/exports.test.ts so that growth is a conscious act.
+// is pinned in test/exports.test.ts so that growth is a conscious act. What only mcp-kit's own
+// packages use is in src/internal.ts.
 // (Each group comment stands apart so that import sorting keeps the groups.)
 
 // Hashing: detect that a server's tool schemas changed
@@ -22,20 +23,8 @@ export { coerceArguments } from './coerce.js'
 // Validation: every problem with its parameter path (ajv, loaded on first use)
 
 export { formatProblems } from './problems.js'
-export type { ArgumentProblem, ValidationResult, ValidatorCacheStats } from './validate.js'
-export { validateArguments, validatorCacheStats } from './validate.js'
-
-// MCP 2026-07-28 x-mcp-header: parameters mirrored into Mcp-Param-* headers, and the header
-// value encoding shared with Mcp-Name
-
-export type { ParamHeader, ParamHeadersResult } from './param-headers.js'
-export {
-  decodeHeaderValue,
-  encodeHeaderValue,
-  findParamHeaders,
-  paramHeaderMismatch,
-  paramHeadersFor,
-} from './param-headers.js'
+export type { ArgumentProblem, ValidationResult } from './validate.js'
+export { validateArguments } from './validate.js'
 
 // Errors
 

@@ -7,18 +7,23 @@ it('exports exactly the intended public API', async () => {
     'SchemaError',
     'canonicalToolSignatures',
     'coerceArguments',
-    'decodeHeaderValue',
     'diffTools',
-    'encodeHeaderValue',
-    'findParamHeaders',
     'formatProblems',
     'hasBreakingChanges',
     'hashTools',
-    'paramHeaderMismatch',
-    'paramHeadersFor',
     'summarizeChanges',
     'toolSignature',
     'validateArguments',
-    'validatorCacheStats',
+  ])
+})
+
+it("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
+  const entry = await import('../src/internal.js')
+  expect(Object.keys(entry).sort()).toEqual([
+    'decodeHeaderValue',
+    'encodeHeaderValue',
+    'findParamHeaders',
+    'paramHeaderMismatch',
+    'paramHeadersFor',
   ])
 })

@@ -5,7 +5,7 @@ import {
   findParamHeaders,
   paramHeaderMismatch,
   paramHeadersFor,
-} from '../src/index.js'
+} from '../src/internal.js'
 
 const schema = {
   type: 'object',

@@ -1,7 +1,7 @@
 // The headers of each Streamable HTTP request, per era: the caller's first, the transport's own winning
 // (they follow its state or the body), names lower-cased so that no header goes out twice.
 
-import { encodeHeaderValue } from '@mcp-kit/schema'
+import { encodeHeaderValue } from '@mcp-kit/schema/internal'
 import { isObject } from '../protocol/json.js'
 import type { Era } from '../protocol/versions.js'
 

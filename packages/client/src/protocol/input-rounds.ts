@@ -64,7 +64,7 @@ export interface ParamHeaderIndex {
 }
 
 export async function indexParamHeaders(tools: readonly Tool[]): Promise<ParamHeaderIndex> {
-  const { findParamHeaders, paramHeadersFor } = await import('@mcp-kit/schema')
+  const { findParamHeaders, paramHeadersFor } = await import('@mcp-kit/schema/internal')
   const found = new Map<string, ReturnType<typeof findParamHeaders>>()
   const invalid = new Map<string, string>()
   for (const tool of tools) {

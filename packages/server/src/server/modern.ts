@@ -5,7 +5,7 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
-import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema'
+import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema/internal'
 import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes } from '../errors.js'
