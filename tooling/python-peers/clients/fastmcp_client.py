@@ -19,7 +19,7 @@ import os
 
 from fastmcp import Client
 from fastmcp.client.elicitation import ElicitResult
-from fastmcp.client.transports import StdioTransport
+from fastmcp.client.transports import StdioTransport, StreamableHttpTransport
 
 
 def name_and_arguments(text: str) -> tuple[str, dict]:
@@ -37,7 +37,8 @@ async def main() -> None:
     parser.add_argument("target", nargs="+", help="an http(s) URL, or a stdio server's command line")
     args = parser.parse_args()
     if args.target[0].startswith(("http://", "https://")):
-        transport = args.target[0]
+        # Named, not inferred: inferring a URL's transport imports FastMCP's whole server side.
+        transport = StreamableHttpTransport(args.target[0])
     else:
         transport = StdioTransport(args.target[0], args.target[1:], env=dict(os.environ))
     report = {"asked": []}
@@ -49,7 +50,7 @@ async def main() -> None:
         return ElicitResult(action="accept", content=json.loads(args.answer))
 
     async with Client(
-        transport, mode=args.mode, timeout=20, init_timeout=20, elicitation_handler=elicitation_handler
+        transport, mode=args.mode, timeout=60, init_timeout=60, elicitation_handler=elicitation_handler
     ) as client:
         report["protocolVersion"] = client.protocol_version
         info = client.server_info

@@ -43,7 +43,7 @@ const running = new Set()
  * Runs a program to its end with stdin at end of file: {code, stdout, stderr}. Killed after
  * `timeoutMs` (a hang fails the test instead of stalling the run).
  */
-export function run(command, args, { env, timeoutMs = 45_000 } = {}) {
+export function run(command, args, { env, timeoutMs = 120_000 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       env: { ...process.env, NO_COLOR: '1', MCP_KIT_CACHE_DIR: fileCache, ...env },
@@ -89,7 +89,7 @@ export function records(stdout) {
  * http://127.0.0.1:PORT/mcp URL (on stdout or stderr). `stop()` sends SIGTERM, then SIGKILL
  * after 3 s, and resolves when it is gone.
  */
-export function startServer(command, args, { env, timeoutMs = 30_000 } = {}) {
+export function startServer(command, args, { env, timeoutMs = 90_000 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       env: { ...process.env, NO_COLOR: '1', MCP_KIT_CACHE_DIR: fileCache, ...env },
