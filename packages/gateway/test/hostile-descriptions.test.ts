@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { expect, test } from 'vitest'
 import { cleanDiscovery, cleanSchema } from '../src/upstream-text.js'
-import { nodeServer, startGateway } from './helpers.js'
+import { eventually, nodeServer, startGateway } from './helpers.js'
 
 const hostile = fileURLToPath(new URL('./fixtures/hostile-descriptions.mjs', import.meta.url))
 const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
@@ -27,7 +27,11 @@ function texts(value: unknown, found: string[] = []): string[] {
 }
 
 test("a hostile upstream's descriptions and titles lose their control characters, keep their text", async () => {
-  const { url } = await startGateway({ upstreams: [{ name: 'hostile', server: nodeServer(hostile) }] })
+  const { gateway, url } = await startGateway({
+    upstreams: [{ name: 'hostile', server: nodeServer(hostile) }],
+  })
+  // On a loaded machine the upstream's first start can fail and be retried: list once it is in.
+  await eventually(() => gateway.health().hostile?.tools === 1, 60_000)
   const client = new Client({ name: 'descriptions-test', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(url)))
   try {
