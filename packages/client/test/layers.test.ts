@@ -126,6 +126,24 @@ function violations(imports: readonly Import[]): string[] {
   return found
 }
 
+/** Cycles in a graph, one line each (depth first; each cycle found from its first node reached). */
+function cyclesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const cycles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (node: string, path: string[]): void => {
+    if (state.get(node) === 'open') {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' → '))
+      return
+    }
+    if (state.get(node) === 'done') return
+    state.set(node, 'open')
+    for (const next of edges.get(node) ?? []) visit(next, [...path, node])
+    state.set(node, 'done')
+  }
+  for (const node of edges.keys()) visit(node, [])
+  return cycles
+}
+
 /** Cycles in the graph of folders (an edge for every import from one folder into another). */
 function folderCycles(imports: readonly Import[]): string[] {
   const edges = new Map<string, Set<string>>()
@@ -135,20 +153,16 @@ function folderCycles(imports: readonly Import[]): string[] {
     const to = folderOf(target)
     if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to))
   }
-  const cycles: string[] = []
-  const state = new Map<string, 'open' | 'done'>()
-  const visit = (folder: string, path: string[]): void => {
-    if (state.get(folder) === 'open') {
-      cycles.push([...path.slice(path.indexOf(folder)), folder].join(' → '))
-      return
-    }
-    if (state.get(folder) === 'done') return
-    state.set(folder, 'open')
-    for (const next of edges.get(folder) ?? []) visit(next, [...path, folder])
-    state.set(folder, 'done')
+  return cyclesOf(edges)
+}
+
+/** Cycles in the graph of files, type-only imports included (as `madge --circular` counts them). */
+function fileCycles(imports: readonly Import[]): string[] {
+  const edges = new Map<string, Set<string>>()
+  for (const { file, target } of imports) {
+    if (target !== undefined) edges.set(file, (edges.get(file) ?? new Set()).add(target))
   }
-  for (const folder of edges.keys()) visit(folder, [])
-  return cycles
+  return cyclesOf(edges)
 }
 
 const files = sourceFiles(src)
@@ -172,6 +186,15 @@ describe('the layers of src/', () => {
 
   it('no cycle between folders', () => {
     expect(folderCycles(imports)).toEqual([])
+  })
+
+  it('no cycle between files, type-only imports included', () => {
+    expect(fileCycles(imports)).toEqual([])
+    const cyclic = [
+      ...importsOf(join(src, 'session/a.ts'), "import type { B } from './b.js'"),
+      ...importsOf(join(src, 'session/b.ts'), "import { a } from './a.js'"),
+    ]
+    expect(fileCycles(cyclic)).toEqual(['session/a.ts → session/b.ts → session/a.ts'])
   })
 
   it('an import against the grain is caught', () => {

@@ -8,7 +8,6 @@ import type { Negotiated } from '../protocol/negotiate.js'
 import type { TaskState } from '../protocol/tasks.js'
 import type { ServerSpec } from '../server-spec.js'
 import type { TraceEntry } from './trace.js'
-import type { WatchedNotification } from './watch.js'
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 
@@ -106,6 +105,12 @@ export interface SessionOptions {
   inputTimeoutMs: number
   onDiagnostic: ((message: string) => void) | undefined
   schedule?: BorrowOptions['schedule']
+}
+
+/** A list change or resource update a watch reports. */
+export interface WatchedNotification {
+  method: string
+  params: Record<string, unknown> | undefined
 }
 
 /** What the borrowers of a session share with it: the server's lists and the watchers of its notifications. */

@@ -3,6 +3,9 @@
 
 import type { SessionChannel } from './channel.js'
 import { neverAborted } from './channel.js'
+import type { WatchedNotification } from './types.js'
+
+export type { WatchedNotification } from './types.js'
 
 export interface WatchOptions {
   /** Tool, prompt and resource list changes (default true). */
@@ -10,11 +13,6 @@ export interface WatchOptions {
   /** Resource URIs to hear updates of. */
   resources?: readonly string[] | undefined
   signal?: AbortSignal | undefined
-}
-
-export interface WatchedNotification {
-  method: string
-  params: Record<string, unknown> | undefined
 }
 
 /** Notifications a watch reports (request-scoped ones like progress are not). */
