@@ -4,7 +4,14 @@
 
 import type { ErrorObject } from 'ajv'
 import { isRecord } from './json-schema.js'
-import type { ArgumentProblem } from './validate.js'
+
+export interface ArgumentProblem {
+  /** Where the problem is, e.g. `count` or `items[2].name`; empty for the arguments as a whole. */
+  path: string
+  message: string
+  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, ...). */
+  keyword: string
+}
 
 const maximumEnumValuesShown = 10
 const maximumPreviewLength = 60

@@ -7,15 +7,9 @@ import { createRequire } from 'node:module'
 import type { ValidateFunction } from 'ajv'
 import { SchemaError } from './errors.js'
 import { canonicalJson, isRecord, ownValue } from './json-schema.js'
-import { describeValue, problemsFrom, truncate } from './problems.js'
+import { type ArgumentProblem, describeValue, problemsFrom, truncate } from './problems.js'
 
-export interface ArgumentProblem {
-  /** Where the problem is, e.g. `count` or `items[2].name`; empty for the arguments as a whole. */
-  path: string
-  message: string
-  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, ...). */
-  keyword: string
-}
+export type { ArgumentProblem } from './problems.js'
 
 export type ValidationResult = { ok: true } | { ok: false; errors: ArgumentProblem[] }
 

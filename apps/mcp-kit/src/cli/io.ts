@@ -4,7 +4,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import type { TerminalPrompt } from './terminal-prompt.js'
 
 /** What a command asks of the warm-session daemon: the server it would connect to, and for how long to keep it. */
 export interface WarmRequest {
@@ -20,6 +19,13 @@ export interface WarmRequest {
 export interface WarmSessions {
   /** A session on the warm server for this launch (started if there is none), for this command only. */
   open(request: WarmRequest): Promise<Session>
+}
+
+/** Questions for the person at the terminal (cli/terminal-prompt.ts opens one). */
+export interface TerminalPrompt {
+  /** `choices`: what Tab offers for the answer (a form field's allowed values). */
+  ask(question: string, options?: { hidden?: boolean; choices?: readonly string[] }): Promise<string>
+  close(): void
 }
 
 export interface Io {

@@ -7,13 +7,9 @@ import { openSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
 import { Writable } from 'node:stream'
 import { ReadStream } from 'node:tty'
-import type { Io } from './io.js'
+import type { Io, TerminalPrompt } from './io.js'
 
-export interface TerminalPrompt {
-  /** `choices`: what Tab offers for the answer (a form field's allowed values). */
-  ask(question: string, options?: { hidden?: boolean; choices?: readonly string[] }): Promise<string>
-  close(): void
-}
+export type { TerminalPrompt } from './io.js'
 
 /** A prompt on the controlling terminal, or undefined when there is none (stderr not a TTY, no /dev/tty). */
 export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
