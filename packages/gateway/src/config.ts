@@ -9,13 +9,8 @@
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import {
-  ProfileError,
-  parseClientConfig,
-  profileNameFor,
-  serverFromMeta,
-  substituteValue,
-} from '@mcp-kit/profiles'
+import { ProfileError, parseClientConfig } from '@mcp-kit/profiles'
+import { profileNameFor, serverFromMeta, substituteValue } from '@mcp-kit/profiles/internal'
 import { type ConfigApi, configApiOf } from './config-apis.js'
 import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 

@@ -1,5 +1,6 @@
 // @mcp-kit/profiles — public API. Any new export added here becomes public API; the list is
-// pinned in test/exports.test.ts. (Blank lines keep the groups apart when imports are sorted.)
+// pinned in test/exports.test.ts. What only mcp-kit's own packages use is in src/internal.ts.
+// (Blank lines keep the groups apart when imports are sorted.)
 
 // Errors
 
@@ -16,23 +17,9 @@ export { resolveReference } from './resolve-reference.js'
 
 // Profiles: search paths, loading, listing, writing
 
-export type {
-  ClientConfig,
-  ConfigInput,
-  ConfigLocation,
-  ImportedServer,
-  TranslatedServer,
-} from './client-config.js'
-export {
-  clientConfigLocations,
-  parseClientConfig,
-  profileNameFor,
-  translateConfigVariables,
-  workspaceFolderOf,
-} from './client-config.js'
+export type { ClientConfig, ConfigInput, ConfigLocation, ImportedServer } from './client-config.js'
+export { clientConfigLocations, parseClientConfig } from './client-config.js'
 export type { ProfileFileSystem } from './file-system.js'
-export { nodeFileSystem } from './file-system.js'
-export { parseJsonFile } from './json-file.js'
 export type { LoadOptions, ProfileSummary, StoredTool } from './load-profile.js'
 export {
   findProfile,
@@ -41,7 +28,6 @@ export {
   loadProfile,
   loadProfileDocument,
   loadProfileTool,
-  serverFromMeta,
   storedTools,
 } from './load-profile.js'
 export type { ProfileRoot, SearchOptions } from './search-paths.js'
@@ -51,9 +37,9 @@ export { readSecrets, secretsPath, writeSecrets } from './secret-store.js'
 export type { SeparatedSecrets, SeparateOptions } from './secrets.js'
 export { isSecretHeader, isSecretName, looksLikeSecret, separateSecrets } from './secrets.js'
 export type { Variables } from './substitute.js'
-export { secretKeys, substituteString, substituteValue } from './substitute.js'
+export { secretKeys } from './substitute.js'
 export type { ProfileDocument, WriteOptions } from './write-profile.js'
-export { projectIgnore, rewriteProfile, toolFileName, writeProfile } from './write-profile.js'
+export { rewriteProfile, writeProfile } from './write-profile.js'
 
 // Data shapes
 

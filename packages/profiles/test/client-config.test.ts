@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { clientConfigLocations, ProfileError, parseClientConfig, profileNameFor } from '../src/index.js'
+import { clientConfigLocations, ProfileError, parseClientConfig } from '../src/index.js'
+import { profileNameFor } from '../src/internal.js'
 
 describe('parseClientConfig', () => {
   it('reads mcpServers (Claude Desktop, Cursor, Windsurf), keeping env as given', () => {

@@ -19,14 +19,10 @@ it('the public API is exactly what we mean to publish', async () => {
     'loadProfileDocument',
     'loadProfileTool',
     'looksLikeSecret',
-    'nodeFileSystem',
     'parseClientConfig',
     'parseCommandReference',
-    'parseJsonFile',
     'parseReference',
-    'profileNameFor',
     'profileRoots',
-    'projectIgnore',
     'projectProfileRoot',
     'readSecrets',
     'resolveReference',
@@ -34,15 +30,23 @@ it('the public API is exactly what we mean to publish', async () => {
     'secretKeys',
     'secretsPath',
     'separateSecrets',
-    'serverFromMeta',
     'storedTools',
+    'userProfileRoot',
+    'writeProfile',
+    'writeSecrets',
+  ])
+})
+
+it("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
+  const exported = Object.keys(await import('../src/internal.js')).sort()
+  expect(exported).toEqual([
+    'parseJsonFile',
+    'profileNameFor',
+    'serverFromMeta',
     'substituteString',
     'substituteValue',
     'toolFileName',
     'translateConfigVariables',
-    'userProfileRoot',
     'workspaceFolderOf',
-    'writeProfile',
-    'writeSecrets',
   ])
 })

@@ -1,6 +1,7 @@
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ProfileError, parseJsonFile } from '../src/index.js'
+import { ProfileError } from '../src/index.js'
+import { parseJsonFile } from '../src/internal.js'
 import { findJsonErrorPosition } from '../src/json-file.js'
 
 function message(text: string): string {

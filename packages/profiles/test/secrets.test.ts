@@ -12,16 +12,15 @@ import {
   isSecretName,
   loadProfile,
   type ProfileMeta,
-  projectIgnore,
   readSecrets,
   secretKeys,
   separateSecrets,
-  substituteValue,
-  translateConfigVariables,
-  workspaceFolderOf,
   writeProfile,
   writeSecrets,
 } from '../src/index.js'
+import { substituteValue, translateConfigVariables, workspaceFolderOf } from '../src/internal.js'
+// Not exported: the .gitignore a project's .mcp-kit/ gets.
+import { projectIgnore } from '../src/write-profile.js'
 
 let directory: string
 beforeEach(async () => {

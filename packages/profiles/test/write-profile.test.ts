@@ -2,17 +2,18 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+// Not exported: the file system profiles use unless given another.
+import { nodeFileSystem } from '../src/file-system.js'
 import {
   loadProfile,
   loadProfileDocument,
-  nodeFileSystem,
   ProfileError,
   type ProfileFileSystem,
   rewriteProfile,
   storedTools,
-  toolFileName,
   writeProfile,
 } from '../src/index.js'
+import { toolFileName } from '../src/internal.js'
 
 let root: string
 beforeEach(async () => {

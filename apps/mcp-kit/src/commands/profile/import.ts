@@ -68,15 +68,9 @@ function inputAsker(io: Io) {
 }
 
 export async function runProfileImport(args: ImportArguments, io: Io): Promise<number> {
-  const {
-    clientConfigLocations,
-    parseClientConfig,
-    separateSecrets,
-    translateConfigVariables,
-    workspaceFolderOf,
-    writeProfile,
-    writeSecrets,
-  } = await import('@mcp-kit/profiles')
+  const { clientConfigLocations, parseClientConfig, separateSecrets, writeProfile, writeSecrets } =
+    await import('@mcp-kit/profiles')
+  const { translateConfigVariables, workspaceFolderOf } = await import('@mcp-kit/profiles/internal')
   let files: Array<{ client: string; path: string }>
   if (args.discover) {
     const candidates = clientConfigLocations({ env: io.env, cwd: io.cwd })

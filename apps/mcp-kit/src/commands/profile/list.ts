@@ -26,7 +26,8 @@ interface ListedProfile {
 }
 
 export async function runProfileList(args: ListArguments, io: Io): Promise<number> {
-  const { listProfiles, parseJsonFile } = await import('@mcp-kit/profiles')
+  const { listProfiles } = await import('@mcp-kit/profiles')
+  const { parseJsonFile } = await import('@mcp-kit/profiles/internal')
   const listed: ListedProfile[] = []
   for (const summary of await listProfiles(profileOptions(io))) {
     const entry: ListedProfile = {

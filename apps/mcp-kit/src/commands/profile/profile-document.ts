@@ -95,7 +95,7 @@ export async function buildDocument(
   hash: string,
   now: Date,
 ): Promise<ProfileDocument> {
-  const { toolFileName } = await import('@mcp-kit/profiles')
+  const { toolFileName } = await import('@mcp-kit/profiles/internal')
   const taken = new Set<string>()
   const entries: Record<string, ProfileTool> = {}
   for (const tool of tools) {

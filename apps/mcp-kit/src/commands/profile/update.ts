@@ -26,7 +26,7 @@ async function updatedEntries(
   entries: Record<string, ProfileTool>,
   tools: readonly Tool[],
 ): Promise<Record<string, ProfileTool>> {
-  const { toolFileName } = await import('@mcp-kit/profiles')
+  const { toolFileName } = await import('@mcp-kit/profiles/internal')
   const live = new Map(tools.map((tool) => [tool.name, tool]))
   const result: Record<string, ProfileTool> = {}
   const covered = new Set<string>()

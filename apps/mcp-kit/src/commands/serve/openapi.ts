@@ -90,7 +90,8 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
 async function fillHeaders(target: OpenApiTarget, io: Io): Promise<void> {
   const headers = target.options.headers
   if (headers === undefined || !Object.values(headers).some((value) => value.includes('${'))) return
-  const { readSecrets, substituteString } = await import('@mcp-kit/profiles')
+  const { readSecrets } = await import('@mcp-kit/profiles')
+  const { substituteString } = await import('@mcp-kit/profiles/internal')
   const secrets = Object.values(headers).some((value) => value.includes('${secret:'))
     ? await readSecrets({ env: io.env })
     : {}
