@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import { npmServers } from '@mcp-kit/fixtures'
 import { redisForTests } from '@mcp-kit/fixtures/redis'
 import {

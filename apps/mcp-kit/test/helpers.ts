@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 
 export const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 

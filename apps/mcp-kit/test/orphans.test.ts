@@ -6,7 +6,7 @@
 
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { describe, expect, it } from 'vitest'
 import { binPath, pidFile, runCli } from './helpers.js'

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { binPath, runCli } from './helpers.js'
 import { openTerminal, type Terminal } from './terminal.js'

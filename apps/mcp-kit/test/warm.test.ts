@@ -17,7 +17,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import { fixtureServers, importedModules } from '@mcp-kit/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { binPath, cacheHome, pidFile, records, runCli, startServe, stopStarted } from './helpers.js'

@@ -1,4 +1,5 @@
-// @mcp-kit/client — public API. Any new export added here becomes public API.
+// @mcp-kit/client — public API. Any new export added here becomes public API; the list is pinned in
+// test/exports.test.ts. What only mcp-kit's own packages use is in src/internal.ts.
 // Importing this module is cheap: the MCP SDK and undici load when a session connects.
 
 // MCP result types, re-exported for convenience
@@ -34,7 +35,7 @@ export { logout } from './auth/revoke.js'
 // Connecting, in whichever protocol era the server speaks
 export { connect } from './connect/connect.js'
 export type { EraCache } from './connect/era-cache.js'
-export { defaultEraCachePath, fileEraCache, memoryEraCache, noEraCache } from './connect/era-cache.js'
+export { fileEraCache, memoryEraCache, noEraCache } from './connect/era-cache.js'
 export type { ConnectOptions } from './connect/options.js'
 export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
@@ -56,18 +57,16 @@ export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
 export type { InputContext, InputHandler } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'
-export { formatBytes } from './protocol/message-size.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
 // Tasks: calls a server turned into tasks, followed to their end
 export type { TaskDetails, TaskState, TaskStatus } from './protocol/tasks.js'
 export type { Era } from './protocol/versions.js'
 export { modernProtocolVersions } from './protocol/versions.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
-export { filterTools } from './session/lists.js'
 export { describeExit, Session } from './session/session.js'
 export type { TraceEntry, TraceKind } from './session/trace.js'
 // Traces
-export { redactArguments, traceServerName } from './session/trace.js'
+export { redactArguments } from './session/trace.js'
 export type {
   BorrowOptions,
   CacheHint,
@@ -79,9 +78,6 @@ export type {
   TransportKind,
 } from './session/types.js'
 export type { WatchedNotification, WatchOptions } from './session/watch.js'
-export type { EnvironmentOptions } from './stdio/environment.js'
-export { buildEnvironment, inheritedEnvironmentNames } from './stdio/environment.js'
-export { groupRunning, processRunning } from './stdio/process-group.js'
-export type { ProcessExit, ProcessTransportOptions } from './stdio/process-transport.js'
-// Stdio processes and their environment
-export { ProcessTransport } from './stdio/process-transport.js'
+// Stdio processes and their environment: the transport is made by connect(), so it is a type here
+export { inheritedEnvironmentNames } from './stdio/environment.js'
+export type { ProcessExit, ProcessTransport } from './stdio/process-transport.js'

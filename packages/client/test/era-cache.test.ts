@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { connect, defaultEraCachePath, fileEraCache } from '../src/index.js'
+import { connect, fileEraCache } from '../src/index.js'
+import { defaultEraCachePath } from '../src/internal.js'
 import { fixture } from './helpers.js'
 
 let directory: string

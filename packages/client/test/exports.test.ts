@@ -4,9 +4,7 @@ it('the public API is exactly what we mean to publish', async () => {
   const exported = Object.keys(await import('../src/index.js')).sort()
   expect(exported).toEqual([
     'ClientError',
-    'ProcessTransport',
     'Session',
-    'buildEnvironment',
     'callForContent',
     'callForStructured',
     'capabilitiesOf',
@@ -15,14 +13,10 @@ it('the public API is exactly what we mean to publish', async () => {
     'createOAuthHook',
     'credentialKey',
     'defaultCredentialsPath',
-    'defaultEraCachePath',
     'describeDrift',
     'describeExit',
     'fileCredentialStore',
     'fileEraCache',
-    'filterTools',
-    'formatBytes',
-    'groupRunning',
     'inheritedEnvironmentNames',
     'logout',
     'loopbackAuthorizer',
@@ -31,9 +25,12 @@ it('the public API is exactly what we mean to publish', async () => {
     'modernProtocolVersions',
     'noEraCache',
     'openGenerated',
-    'processRunning',
     'redactArguments',
     'schemaFingerprint',
-    'traceServerName',
   ])
+})
+
+it("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
+  const exported = Object.keys(await import('../src/internal.js')).sort()
+  expect(exported).toEqual(['buildEnvironment', 'defaultEraCachePath', 'groupRunning', 'processRunning'])
 })

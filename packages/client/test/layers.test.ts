@@ -28,6 +28,9 @@ const typeLayers: Record<string, readonly string[]> = {
   session: ['stdio'],
 }
 
+/** The entries, public and internal: they may import any folder, and no file imports them. */
+const entryFiles = ['index.ts', 'internal.ts']
+
 /** What would make protocol/ a transport: spawning, sockets, HTTP. */
 const transportModules = ['node:child_process', 'node:http', 'node:https', 'node:net', 'undici']
 
@@ -111,17 +114,17 @@ function violations(imports: readonly Import[]): string[] {
     const from = folderOf(file)
     if (from === 'protocol' && transportModules.includes(specifier))
       found.push(`${file} imports ${specifier}: protocol/ is no transport`)
-    if (target === undefined || file === 'index.ts') continue
+    if (target === undefined || entryFiles.includes(file)) continue
     const to = folderOf(target)
     if (to === from) continue
     if (from === '.') {
       found.push(`${file} imports ${specifier}: the shared files at the top import no folder`)
       continue
     }
-    if (to === '.' && target !== 'index.ts') continue
+    if (to === '.' && !entryFiles.includes(target)) continue
     if (layers[from]?.includes(to)) continue
     if (typeOnly && typeLayers[from]?.includes(to)) continue
-    found.push(`${file} imports ${specifier}: ${from}/ may not import ${to === '.' ? 'index.ts' : `${to}/`}`)
+    found.push(`${file} imports ${specifier}: ${from}/ may not import ${to === '.' ? target : `${to}/`}`)
   }
   return found
 }
@@ -148,7 +151,7 @@ function cyclesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
 function folderCycles(imports: readonly Import[]): string[] {
   const edges = new Map<string, Set<string>>()
   for (const { file, target } of imports) {
-    if (target === undefined || file === 'index.ts') continue
+    if (target === undefined || entryFiles.includes(file)) continue
     const from = folderOf(file)
     const to = folderOf(target)
     if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to))
@@ -213,6 +216,10 @@ describe('the layers of src/', () => {
     ).toEqual([])
     expect(check('errors.ts', "import type { Session } from './session/session.js'")).toEqual([
       'errors.ts imports ./session/session.js: the shared files at the top import no folder',
+    ])
+    expect(check('internal.ts', "export { connect } from './connect/connect.js'")).toEqual([])
+    expect(check('session/example.ts', "import { processRunning } from '../internal.js'")).toEqual([
+      'session/example.ts imports ../internal.js: session/ may not import internal.ts',
     ])
   })
 })

@@ -3,7 +3,10 @@
 // and the environment stdio servers start with.
 
 import { describe, expect, it } from 'vitest'
-import { buildEnvironment, connect, filterTools, type TraceEntry } from '../src/index.js'
+import { connect, type TraceEntry } from '../src/index.js'
+import { buildEnvironment } from '../src/internal.js'
+// Not exported: the tool filter as a function.
+import { filterTools } from '../src/session/lists.js'
 import { failureOf, fixture } from './helpers.js'
 
 describe('tool discovery', () => {

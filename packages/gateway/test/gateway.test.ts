@@ -5,7 +5,7 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { processRunning } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,

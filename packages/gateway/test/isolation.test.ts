@@ -7,7 +7,8 @@
 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type ConnectOptions, processRunning, type ServerSpec } from '@mcp-kit/client'
+import type { ConnectOptions, ServerSpec } from '@mcp-kit/client'
+import { processRunning } from '@mcp-kit/client/internal'
 import { obtainToken, type RunningAuthServer, startAuthServer } from '@mcp-kit/fixtures/auth-server'
 import {
   Client as ClientV2,

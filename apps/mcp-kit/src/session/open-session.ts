@@ -203,7 +203,8 @@ export async function openSession(
 ): Promise<Session> {
   const keepAliveMs = keepAliveOf(resolved, args)
   if (keepAliveMs !== undefined && io.warm === undefined) throw new WarmHandoff()
-  const { connect, defaultEraCachePath, fileEraCache } = await import('@mcp-kit/client')
+  const { connect, fileEraCache } = await import('@mcp-kit/client')
+  const { defaultEraCachePath } = await import('@mcp-kit/client/internal')
   const oauth =
     resolved.server.transport === 'http' && extra.oauth === undefined
       ? await oauthOptions(resolved, args, io, serverReference(resolved))
@@ -216,7 +217,7 @@ export async function openSession(
     ...extra,
   })
   if (args.verbose && resolved.server.transport === 'stdio') {
-    const { buildEnvironment } = await import('@mcp-kit/client')
+    const { buildEnvironment } = await import('@mcp-kit/client/internal')
     const { inherited, passed, set } = buildEnvironment({
       parent: io.env,
       passEnv: options.passEnv,

@@ -6,12 +6,8 @@
 // are secrets.
 
 import { createHash } from 'node:crypto'
-import {
-  buildEnvironment,
-  type ConnectOptions,
-  defaultCredentialsPath,
-  type ServerSpec,
-} from '@mcp-kit/client'
+import { type ConnectOptions, defaultCredentialsPath, type ServerSpec } from '@mcp-kit/client'
+import { buildEnvironment } from '@mcp-kit/client/internal'
 
 type Environment = Readonly<Record<string, string | undefined>>
 

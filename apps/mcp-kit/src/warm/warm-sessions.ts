@@ -12,12 +12,12 @@ import {
   ClientError,
   type ConnectOptions,
   connect,
-  defaultEraCachePath,
   fileEraCache,
   type InputContext,
   type InputHandler,
   type Session,
 } from '@mcp-kit/client'
+import { defaultEraCachePath } from '@mcp-kit/client/internal'
 import { describeServer } from '@mcp-kit/profiles'
 import { exitCodes } from '../cli/exit-codes.js'
 import type { Io, WarmRequest, WarmSessions } from '../cli/io.js'

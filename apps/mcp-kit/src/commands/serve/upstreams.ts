@@ -152,9 +152,8 @@ export async function startGateway(
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
-  const { defaultCredentialsPath, defaultEraCachePath, fileCredentialStore, fileEraCache } = await import(
-    '@mcp-kit/client'
-  )
+  const { defaultCredentialsPath, fileCredentialStore, fileEraCache } = await import('@mcp-kit/client')
+  const { defaultEraCachePath } = await import('@mcp-kit/client/internal')
   const gateway = createGateway(
     {
       upstreams,
