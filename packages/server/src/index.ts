@@ -1,5 +1,6 @@
 // @mcp-kit/server — public API. Any new export added here becomes public API; the sorted export
-// list is pinned in test/exports.test.ts so that growth is a conscious act.
+// list is pinned in test/exports.test.ts so that growth is a conscious act. What only mcp-kit's
+// own packages use is in src/internal.ts.
 // (Each group comment stands apart so that import sorting keeps the groups.)
 
 // Registry: what a server offers
@@ -87,7 +88,7 @@ export { serveStdio } from './stdio/serve.js'
 // Shared state for several instances: in memory, or on Redis
 
 export type { RedisStoreOptions } from './store/redis-options.js'
-export { redactedUrl, redisStore, redisUrlProblem } from './store/redis-store.js'
+export { redisStore } from './store/redis-store.js'
 export type { Store, WriteOptions } from './store/store.js'
 export { memoryStore } from './store/store.js'
 
@@ -102,10 +103,6 @@ export type {
   TaskStore,
 } from './tasks/task-store.js'
 export { memoryTaskStore } from './tasks/task-store.js'
-
-// The bundled demo (what `mcp-kit serve` serves without a module)
-
-export { createDemoRegistry } from './registry/demo.js'
 
 // Errors
 

@@ -7,7 +7,6 @@ test('the public runtime exports are exactly these', () => {
     'ProtocolServer',
     'RpcFailure',
     'ServerError',
-    'createDemoRegistry',
     'createHttpHandler',
     'createOAuthResource',
     'createProtocolServer',
@@ -17,10 +16,13 @@ test('the public runtime exports are exactly these', () => {
     'memoryStore',
     'memoryTaskStore',
     'principalOf',
-    'redactedUrl',
     'redisStore',
-    'redisUrlProblem',
     'serveStdio',
     'startHttpServer',
   ])
+})
+
+test("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
+  const internal = await import('../src/internal.js')
+  expect(Object.keys(internal).sort()).toEqual(['createDemoRegistry', 'redactedUrl', 'redisUrlProblem'])
 })

@@ -41,6 +41,9 @@ const neverImports: Array<[string, string]> = [
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))
 
+/** The entries, public and internal: they may import any folder, and no file imports them. */
+const entryFiles = ['index.ts', 'internal.ts']
+
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
     const path = join(directory, name)
@@ -142,17 +145,24 @@ test.each(neverImports)('%s/ never imports %s/', (importer, imported) => {
   expect(found).toEqual([])
 })
 
-test('the files at the top of src/ (but the entry) import no folder', () => {
+test('the files at the top of src/ (but the entries) import no folder', () => {
   const found = crossing
-    .filter(({ from, to }) => folderOf(from) === '' && from !== 'index.ts' && folderOf(to) !== '')
+    .filter(({ from, to }) => folderOf(from) === '' && !entryFiles.includes(from) && folderOf(to) !== '')
     .map(({ from, to }) => `${from} -> ${to}`)
+  expect(found).toEqual([])
+})
+
+test('no file imports an entry (index.ts, internal.ts)', () => {
+  const found = [...graph].flatMap(([from, targets]) =>
+    targets.filter((to) => entryFiles.includes(to)).map((to) => `${from} -> ${to}`),
+  )
   expect(found).toEqual([])
 })
 
 test('no import cycle between folders', () => {
   const edges = new Map<string, Set<string>>()
   for (const { from, to } of crossing) {
-    if (from === 'index.ts') continue
+    if (entryFiles.includes(from)) continue
     const [a, b] = [folderOf(from) || '(top)', folderOf(to) || '(top)']
     if (a === b) continue
     if (!edges.has(a)) edges.set(a, new Set())

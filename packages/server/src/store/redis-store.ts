@@ -21,8 +21,6 @@ import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import { isClusterUrl, redactedUrl, redisUrlProblem } from './redis-url.js'
 import type { Store, StoredEvent } from './store.js'
 
-export { redactedUrl, redisUrlProblem } from './redis-url.js'
-
 /**
  * `@redis/client` is an optional peer dependency: installed by whoever uses a Redis store (the
  * `mcp-kit` CLI does), not by every user of the server. Without it: a clear error, not a stack.

@@ -28,8 +28,8 @@ export type { ServeArguments } from './serve-options.js'
  * `export default ({ createToolRegistry }) => createToolRegistry()…`.
  */
 export async function loadRegistry(module: string | undefined, io: Io): Promise<ToolRegistry> {
+  if (module === undefined) return (await import('@mcp-kit/server/internal')).createDemoRegistry()
   const server = await import('@mcp-kit/server')
-  if (module === undefined) return server.createDemoRegistry()
   const { importDefault } = await import('./registry-module.js')
   let value: unknown
   try {

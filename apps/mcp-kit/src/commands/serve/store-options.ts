@@ -80,7 +80,8 @@ export async function openStore(args: ServeArguments, io: Io): Promise<Store | u
     if (args.storeCa !== undefined) throw new CliError('usage', '--store-ca needs --store rediss://…')
     return undefined
   }
-  const { redactedUrl, redisStore, redisUrlProblem, ServerError } = await import('@mcp-kit/server')
+  const { redisStore, ServerError } = await import('@mcp-kit/server')
+  const { redactedUrl, redisUrlProblem } = await import('@mcp-kit/server/internal')
   const problem = redisUrlProblem(url)
   if (problem !== undefined) {
     const from = args.store === undefined ? '$MCP_KIT_STORE' : '--store'

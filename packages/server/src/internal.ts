@@ -1,0 +1,7 @@
+// @mcp-kit/server/internal — for mcp-kit's own packages (the CLI's `serve`), not public API and not
+// covered by semver; the public API is src/index.ts. Pinned in test/exports.test.ts.
+
+// The bundled demo: what `mcp-kit serve` serves without a module
+export { createDemoRegistry } from './registry/demo.js'
+// A store URL checked before connecting, and shown without its password (for the CLI's messages)
+export { redactedUrl, redisUrlProblem } from './store/redis-url.js'
