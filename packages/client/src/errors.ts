@@ -33,6 +33,7 @@ export interface ClientErrorOptions {
   cause?: unknown
 }
 
+/** Every failure of the client: a stable `code` (ClientErrorCode), a one-line message and `details`. */
 export class ClientError extends Error {
   readonly [brand] = true
   override readonly name = 'ClientError'

@@ -21,6 +21,7 @@ interface Offered {
   prompts: string[]
 }
 
+/** Two upstreams offer one name or URI: `start()` rejects with it, naming both. */
 export class CollisionError extends Error {
   override readonly name = 'CollisionError'
 }

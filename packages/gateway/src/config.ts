@@ -14,6 +14,7 @@ import { profileNameFor, serverFromMeta, substituteValue } from '@mcp-kit/profil
 import { type ConfigApi, configApiOf } from './config-apis.js'
 import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 
+/** A gateway config file that cannot be used. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
 }
@@ -76,6 +77,7 @@ function normalizeVariables(value: unknown, file: string, entry: string): unknow
   return value
 }
 
+/** Reads an MCP client's config file (`mcpServers` or `servers`) into upstreams, skipped entries and APIs. */
 export function readGatewayConfig(
   path: string,
   options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},

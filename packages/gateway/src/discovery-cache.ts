@@ -16,6 +16,7 @@ export function defaultDiscoveryCacheDir(
   return join(base, 'mcp-kit', 'gateway')
 }
 
+/** A discovery cache keeping each upstream's lists in a file of its own under `dir`. */
 export function fileDiscoveryCache(dir: string): DiscoveryCache {
   const fileOf = (key: string) =>
     join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`)

@@ -32,6 +32,7 @@ export interface Gateway {
   close(): Promise<void>
 }
 
+/** Many upstream MCP servers behind one registry: namespaced, started on demand, restarted. */
 export function createGateway(options: GatewayOptions, registry = createToolRegistry()): Gateway {
   const emit = (event: GatewayEvent) => {
     try {

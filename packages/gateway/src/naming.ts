@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import type { NameFilter } from './types.js'
 
+/** The longest name a client is offered (what OpenAI, Claude and Cursor accept). */
 export const maximumNameLength = 64
 const separator = '__'
 

@@ -16,6 +16,7 @@ export interface OpenApiErrorOptions {
   cause?: unknown
 }
 
+/** The error this package throws: a stable `code` and `details`. */
 export class OpenApiError extends Error {
   readonly [brand] = true
   override readonly name = 'OpenApiError'

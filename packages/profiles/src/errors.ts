@@ -15,6 +15,7 @@ export interface ProfileErrorOptions {
   cause?: unknown
 }
 
+/** The one error this package throws: a stable `code`, a one-line message and `details`. */
 export class ProfileError extends Error {
   readonly [brand] = true
   override readonly name = 'ProfileError'

@@ -16,6 +16,7 @@ import type {
   StdioServerSpec,
 } from './types.js'
 
+/** The launchers a naked reference may name (`mcp+<launcher>://…`). */
 export const launchers: readonly Launcher[] = ['uvx', 'npx', 'python', 'node', 'http', 'https']
 
 const maxReferenceLength = 64 * 1024

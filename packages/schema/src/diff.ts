@@ -111,6 +111,7 @@ export function diffTools(before: readonly ToolLike[], after: readonly ToolLike[
   return changes.sort(compareChanges)
 }
 
+/** How many of the changes are breaking, non-breaking and behavioural. */
 export function summarizeChanges(changes: readonly ToolChange[]): ChangeSummary {
   const summary: ChangeSummary = { breaking: 0, nonBreaking: 0, behavioural: 0 }
   for (const { class: changeClass } of changes) {
@@ -121,6 +122,7 @@ export function summarizeChanges(changes: readonly ToolChange[]): ChangeSummary 
   return summary
 }
 
+/** True when any of the changes would break a caller. */
 export function hasBreakingChanges(changes: readonly ToolChange[]): boolean {
   return changes.some((entry) => entry.class === 'breaking')
 }

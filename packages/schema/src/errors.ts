@@ -10,6 +10,7 @@ export interface SchemaErrorOptions {
   cause?: unknown
 }
 
+/** The error this package throws: a stable `code` (`invalid_schema`, `invalid_arguments`) and `details`. */
 export class SchemaError extends Error {
   readonly [brand] = true
   override readonly name = 'SchemaError'

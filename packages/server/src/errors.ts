@@ -29,6 +29,7 @@ export interface ServerErrorOptions {
   cause?: unknown
 }
 
+/** The error of a registry, a handler or the serving: a stable `code` (ServerErrorCode) and `details`. */
 export class ServerError extends Error {
   readonly [brand] = true
   override readonly name = 'ServerError'

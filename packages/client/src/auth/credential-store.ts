@@ -68,6 +68,7 @@ export function defaultCredentialsPath(
   return join(directory, 'credentials.json')
 }
 
+/** A credential store in memory, for this process only. */
 export function memoryCredentialStore(): CredentialStore {
   let data = empty()
   return {
@@ -126,6 +127,7 @@ function load(path: string): CredentialData {
   }
 }
 
+/** A credential store in a JSON file (mode 0600, written atomically under a lock): the CLI's by default. */
 export function fileCredentialStore(path: string = defaultCredentialsPath()): CredentialStore {
   return {
     path,

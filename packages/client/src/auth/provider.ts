@@ -46,6 +46,7 @@ export interface OAuthSettings {
 
 const placeholderRedirect = 'http://127.0.0.1/callback'
 
+/** The key a server's login is stored under: its URL without the fragment. */
 export function serverKey(url: string | URL): string {
   const parsed = new URL(url)
   parsed.hash = ''

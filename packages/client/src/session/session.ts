@@ -59,6 +59,10 @@ export const sessionInternals = {} as {
   failPending(session: Session, reason: ClientError): void
 }
 
+/**
+ * A connected MCP session, in either protocol era: lists, calls, tasks, reads, prompts, watches.
+ * `connect()` makes one.
+ */
 export class Session {
   static {
     sessionInternals.open = (...args) => new Session(...args)

@@ -48,6 +48,7 @@ function withoutUndefined<T extends object>(value: T): T {
   return value
 }
 
+/** Executes a registry in-process, with the validation, results and errors of a served one. */
 export function createRuntime(registry: ToolRegistry, options: RuntimeOptions = {}): Runtime {
   const cache: ResourceCache = createResourceCache(options.now ?? Date.now)
   let tools: Tool[] | undefined
