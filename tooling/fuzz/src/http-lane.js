@@ -30,6 +30,12 @@ function tryParse(bytes) {
   }
 }
 
+/** A request that failed because its connection closed or reset before an answer (not a refusal). */
+function droppedConnection(error) {
+  const code = error?.cause?.code
+  return error instanceof TypeError && ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(code)
+}
+
 export class HttpLane {
   /**
    * @param {object} options
@@ -658,8 +664,8 @@ export class HttpLane {
     this.liveCount += 1
     const findings = []
     const text = `alive ${this.liveCount}`
-    try {
-      const response = await this.post(
+    const call = () =>
+      this.post(
         {
           jsonrpc: '2.0',
           id: this.liveCount,
@@ -668,6 +674,14 @@ export class HttpLane {
         },
         { 'mcp-protocol-version': modernVersion, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
       )
+    try {
+      // fetch reuses the pool's idle keep-alive connection; on a starved machine that connection
+      // can meet the server's idle close (5 s) as the request goes out. One more try on a new
+      // connection tells that race from a dead server.
+      const response = await call().catch((error) => {
+        if (!droppedConnection(error)) throw error
+        return call()
+      })
       const answer = tryParse(Buffer.from(response.text))
       if (response.status !== 200 || answer?.result?.content?.[0]?.text !== text) {
         findings.push({
