@@ -5,6 +5,12 @@ import { makeRow } from '../rows.js'
 import { inspectTargets } from './inspect.js'
 import { echoRecords, expectLines, timeCommands } from './process-timing.js'
 
+/** `mcp-kit put '<reference>?tool=echo' --concurrency 16`: the put and scaling rows' command. */
+function putArgs(context, target) {
+  const separator = target.reference.includes('?') ? '&' : '?'
+  return [context.kitBin, 'put', `${target.reference}${separator}tool=echo`, '--concurrency', '16']
+}
+
 /** @type {import('../main.js').Measurement} */
 export async function measurePut(context, options, log) {
   const targets = inspectTargets(context)
@@ -19,13 +25,7 @@ export async function measurePut(context, options, log) {
           key: 'kit',
           label: `mcp-kit put on ${target.label}`,
           command: context.node,
-          args: [
-            context.kitBin,
-            'put',
-            `${target.reference}${target.reference.includes('?') ? '&' : '?'}tool=echo`,
-            '--concurrency',
-            '16',
-          ],
+          args: putArgs(context, target),
           input,
           check: expectLines(options.putRecords),
         },
@@ -64,13 +64,7 @@ export async function measureScaling(context, options, log) {
       key: String(size),
       label: `mcp-kit put ${size} records`,
       command: context.node,
-      args: [
-        context.kitBin,
-        'put',
-        `${target.reference}${target.reference.includes('?') ? '&' : '?'}tool=echo`,
-        '--concurrency',
-        '16',
-      ],
+      args: putArgs(context, target),
       input: echoRecords(size),
       check: expectLines(size),
     })),
