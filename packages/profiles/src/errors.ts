@@ -9,6 +9,8 @@ export type ProfileErrorCode =
   | 'profile_invalid'
   | 'missing_env'
   | 'missing_secret'
+  | 'missing_input'
+  | 'invalid_input'
 
 export interface ProfileErrorOptions {
   details?: Record<string, unknown>

@@ -2,7 +2,14 @@
 // back), and launch specs as command lines for people to read — never for a shell to run.
 
 import { needsArgumentEscape } from './query.js'
-import type { NakedReference, Operation, ProfileReference, ReferenceQuery, ServerSpec } from './types.js'
+import type {
+  NakedReference,
+  Operation,
+  ProfileReference,
+  ReferenceQuery,
+  RegistryReference,
+  ServerSpec,
+} from './types.js'
 
 function encodeCharacters(text: string, pattern: RegExp): string {
   return text.replace(pattern, (character) => encodeURIComponent(character))
@@ -37,7 +44,10 @@ function operationPairs(operation: Operation, pathTool: boolean): string[] {
   }
 }
 
-function queryString(reference: NakedReference | ProfileReference, pathTool: boolean): string {
+function queryString(
+  reference: NakedReference | ProfileReference | RegistryReference,
+  pathTool: boolean,
+): string {
   const query: ReferenceQuery = reference.query
   const pairs = operationPairs(reference.operation, pathTool)
   if (query.command !== undefined) pairs.push(pair('command', query.command))
@@ -54,7 +64,11 @@ function queryString(reference: NakedReference | ProfileReference, pathTool: boo
  * Prints a parsed reference as a reference string that parses back to the same data. (A command
  * line given after `--` has no reference string; describeServer prints its server.)
  */
-export function formatReference(reference: NakedReference | ProfileReference): string {
+export function formatReference(reference: NakedReference | ProfileReference | RegistryReference): string {
+  if (reference.type === 'registry') {
+    const version = reference.version === undefined ? '' : `@${reference.version}`
+    return `mcp+registry://${reference.name}${version}${queryString(reference, false)}`
+  }
   if (reference.type === 'profile') {
     const tool = reference.tool === undefined ? '' : `/${encodeCharacters(reference.tool, pathSegmentUnsafe)}`
     return `@${encodeCharacters(reference.profile, pathSegmentUnsafe)}${tool}${queryString(reference, reference.tool !== undefined)}`

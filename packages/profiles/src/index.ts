@@ -12,8 +12,26 @@ export { ProfileError } from './errors.js'
 export { describeServer, formatReference } from './format-reference.js'
 export { assertValidName, isValidName } from './names.js'
 export { launchers, parseCommandReference, parseReference } from './parse-reference.js'
-export type { ResolvedProfile, ResolvedReference } from './resolve-reference.js'
+export type {
+  RegistryResolution,
+  RegistryResolver,
+  ResolvedProfile,
+  ResolvedReference,
+  ResolveOptions,
+} from './resolve-reference.js'
 export { resolveReference } from './resolve-reference.js'
+
+// MCP Registry entries: names, and an entry (`server.json`) as a launch
+
+export type {
+  RegistryInput,
+  RegistryLaunch,
+  RegistryLaunchOptions,
+  RegistryLaunchSource,
+} from './registry-launch.js'
+export { registryLaunch } from './registry-launch.js'
+export { isRegistryName } from './registry-reference.js'
+export type * from './registry-types.js'
 
 // Profiles: search paths, loading, listing, writing
 

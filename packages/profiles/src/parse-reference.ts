@@ -6,6 +6,7 @@ import { ProfileError } from './errors.js'
 import { assertValidName } from './names.js'
 import { operationFromQuery } from './operation.js'
 import { decodeComponent, parseQuery } from './query.js'
+import { parseRegistryReference } from './registry-reference.js'
 import type {
   CommandReference,
   HttpServerSpec,
@@ -13,6 +14,7 @@ import type {
   NakedReference,
   ProfileReference,
   ReferenceQuery,
+  RegistryReference,
   StdioServerSpec,
 } from './types.js'
 
@@ -248,7 +250,7 @@ function parseProfileReference(input: string): ProfileReference {
 
 function notAReference(input: string): ProfileError {
   let hint =
-    'expected mcp+npx://package, mcp+uvx://package, mcp+node://path, mcp+python://path, mcp+http(s)://host/path or @profile'
+    'expected mcp+npx://package, mcp+uvx://package, mcp+node://path, mcp+python://path, mcp+http(s)://host/path, mcp+registry://namespace/name or @profile'
   if (/\.(?:m?js|cjs)$/.test(input)) hint = `did you mean mcp+node://${input}?`
   else if (/\.py$/.test(input)) hint = `did you mean mcp+python://${input}?`
   return new ProfileError(
@@ -258,7 +260,7 @@ function notAReference(input: string): ProfileError {
 }
 
 /** Parses a server reference. Throws `ProfileError` (`invalid_reference`) and nothing else. */
-export function parseReference(input: string): NakedReference | ProfileReference {
+export function parseReference(input: string): NakedReference | ProfileReference | RegistryReference {
   if (typeof input !== 'string')
     throw new ProfileError('invalid_reference', 'a server reference must be a string')
   if (input.length > maxReferenceLength) {
@@ -274,6 +276,13 @@ export function parseReference(input: string): NakedReference | ProfileReference
   const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(input)
   if (!schemeMatch) throw notAReference(input)
   const scheme = (schemeMatch[1] ?? '').toLowerCase()
+  if (scheme === 'mcp+registry') {
+    const rest = input.slice(schemeMatch[0].length)
+    const questionMark = rest.indexOf('?')
+    const query = parseQuery(questionMark === -1 ? '' : rest.slice(questionMark + 1))
+    checkLaunchParts(query)
+    return parseRegistryReference(questionMark === -1 ? rest : rest.slice(0, questionMark), query)
+  }
   const launcherName = scheme.startsWith('mcp+') ? scheme.slice(4) : scheme
   if (
     !(launchers as readonly string[]).includes(launcherName) ||
@@ -281,7 +290,7 @@ export function parseReference(input: string): NakedReference | ProfileReference
   ) {
     throw new ProfileError(
       'invalid_reference',
-      `unknown launcher '${scheme}': expected one of ${launchers.map((name) => `mcp+${name}`).join(', ')}`,
+      `unknown launcher '${scheme}': expected one of ${[...launchers, 'registry'].map((name) => `mcp+${name}`).join(', ')}`,
       { details: { scheme } },
     )
   }

@@ -9,11 +9,31 @@ import { type LoadOptions, loadProfile, loadProfileTool } from './load-profile.j
 import { isValidName } from './names.js'
 import { parseReference } from './parse-reference.js'
 import type { Profile, ProfileTool } from './profile-types.js'
-import type { Operation, ParsedReference, ProfileReference, ServerSpec } from './types.js'
+import type { RegistryLaunch } from './registry-launch.js'
+import type { RegistryServer } from './registry-types.js'
+import type { Operation, ParsedReference, ProfileReference, RegistryReference, ServerSpec } from './types.js'
 
 export interface ResolvedProfile extends Profile {
   /** The tool entry used by this reference's tool call, if the profile has one. */
   tool?: { name: string; entry: ProfileTool }
+}
+
+/** Where a `mcp+registry://` reference's server came from, and how it was turned into a launch. */
+export interface RegistryResolution {
+  /** The registry's base URL. */
+  registry: string
+  name: string
+  /** The entry's exact version (the latest, when the reference named none). */
+  version: string
+  /** The entry as published. */
+  server: RegistryServer
+  /** What the registry says of the entry (`_meta`: status, publishedAt, isLatest…). */
+  meta?: Record<string, unknown>
+  launch: RegistryLaunch
+  /** The answers the launch used, by input name. */
+  values: Record<string, string>
+  /** True when the registry could not be reached and a cached copy of the entry was used. */
+  offline?: boolean
 }
 
 export interface ResolvedReference {
@@ -21,15 +41,28 @@ export interface ResolvedReference {
   server: ServerSpec
   operation: Operation
   profile?: ResolvedProfile
+  registry?: RegistryResolution
 }
 
-function withQueryLaunchParts(server: ServerSpec, reference: ProfileReference, profile: Profile): ServerSpec {
+/** Fetches a registry entry and turns it into a launch (the CLI's registry client; profiles does no network). */
+export type RegistryResolver = (reference: RegistryReference) => Promise<RegistryResolution>
+
+export interface ResolveOptions extends LoadOptions {
+  /** How `mcp+registry://` references are resolved; without it they are refused. */
+  registry?: RegistryResolver
+}
+
+function withQueryLaunchParts(
+  server: ServerSpec,
+  reference: ProfileReference | RegistryReference,
+  what: string,
+): ServerSpec {
   const { launchArgs, env } = reference.query
   if (launchArgs.length === 0 && Object.keys(env).length === 0) return server
   if (server.transport === 'http') {
     throw new ProfileError(
       'invalid_reference',
-      `arg= and env.* apply to launched servers; profile '${profile.location.name}' is an HTTP server`,
+      `arg= and env.* apply to launched servers; ${what} is an HTTP server`,
     )
   }
   const merged: ServerSpec = { ...server, args: [...server.args, ...launchArgs] }
@@ -52,22 +85,39 @@ async function resolveProfileReference(
       operation = call
     }
   }
-  return { reference, server: withQueryLaunchParts(profile.server, reference, profile), operation, profile }
+  return {
+    reference,
+    server: withQueryLaunchParts(profile.server, reference, `profile '${profile.location.name}'`),
+    operation,
+    profile,
+  }
 }
 
 /**
  * Parses (if given a string) and resolves a reference. Errors are `ProfileError`s:
- * invalid_reference, profile_not_found, profile_invalid, missing_env.
+ * invalid_reference, profile_not_found, profile_invalid, missing_env; and whatever
+ * `options.registry` throws for a `mcp+registry://` reference.
  */
 export async function resolveReference(
   input: string | ParsedReference,
-  options: LoadOptions = {},
+  options: ResolveOptions = {},
 ): Promise<ResolvedReference> {
   // Anything but parsed data goes through the parser, which refuses non-strings with invalid_reference.
   const reference = typeof input === 'object' && input !== null ? input : parseReference(input as string)
   if (reference.type === 'profile') return resolveProfileReference(reference, options)
   if (reference.type === 'command')
     return { reference, server: reference.server, operation: reference.operation }
+  if (reference.type === 'registry') {
+    if (options.registry === undefined) {
+      throw new ProfileError(
+        'invalid_reference',
+        `mcp+registry://${reference.name}: registry references need a registry to resolve them (resolveReference's registry option)`,
+      )
+    }
+    const registry = await options.registry(reference)
+    const server = withQueryLaunchParts(registry.launch.server, reference, `registry entry ${reference.name}`)
+    return { reference, server, operation: reference.operation, registry }
+  }
   if (reference.launcher === 'node' || reference.launcher === 'python') {
     const fs = options.fs ?? nodeFileSystem
     const path = resolve(options.cwd ?? process.cwd(), reference.target)

@@ -90,7 +90,21 @@ export interface CommandReference {
   operation: Operation
 }
 
-export type ParsedReference = NakedReference | ProfileReference | CommandReference
+/**
+ * A server named by its entry in an MCP Registry (`mcp+registry://io.github.owner/name@1.2.0`):
+ * what to launch or reach is only known once the entry is fetched (resolveReference's `registry`).
+ */
+export interface RegistryReference {
+  type: 'registry'
+  /** The entry's name: reverse-DNS namespace, a slash, the server (`io.github.owner/name`). */
+  name: string
+  /** An exact version; undefined for the latest. */
+  version?: string
+  query: ReferenceQuery
+  operation: Operation
+}
+
+export type ParsedReference = NakedReference | ProfileReference | CommandReference | RegistryReference
 
 export type SchemaValidationPolicy = 'warn' | 'error' | 'ignore'
 
