@@ -3,6 +3,7 @@
 // Only data here: command builders import it when `--help` runs, so it must stay light.
 
 import type { Options } from 'yargs'
+import { registryFlags } from '../registry/registry-flags.js'
 import type { InputArguments } from './input-handler.js'
 
 export const connectionFlags = {
@@ -58,7 +59,7 @@ export const connectionFlags = {
   input: {
     type: 'string',
     array: true,
-    describe: 'Answer a server question field: name=value (repeatable)',
+    describe: 'Answer a server question field, or an input of a registry entry: name=value (repeatable)',
     group: 'Answers:',
   },
   'input-json': {
@@ -116,9 +117,12 @@ export const connectionFlags = {
     group: 'Output:',
   },
   quiet: { type: 'boolean', alias: 'q', describe: 'Show nothing but data and errors', group: 'Output:' },
+  ...registryFlags,
 } as const satisfies Record<string, Options>
 
 export interface ConnectionArguments extends InputArguments {
+  registry?: string
+  'registry-header'?: string[]
   timeout: number
   protocol?: string
   'client-id'?: string

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { CliError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
+import type { RegistryArguments } from '../registry/registry-flags.js'
 
 export const bundledDir = fileURLToPath(new URL('../../bundled', import.meta.url))
 export const binPath = fileURLToPath(new URL('../bin.js', import.meta.url))
@@ -19,16 +20,23 @@ export function profileOptions(io: Io) {
   return { cwd: io.cwd, env: io.env, bundledDirs: [bundledDir], variables: appVariables() }
 }
 
-export async function resolveForCli(reference: string, io: Io): Promise<ResolvedReference> {
+/** `registry`: the registry flags and answers, for `mcp+registry://` references. */
+export async function resolveForCli(
+  reference: string,
+  io: Io,
+  registry: RegistryArguments = {},
+): Promise<ResolvedReference> {
   const { resolveReference } = await import('@mcp-kit/profiles')
-  return resolveReference(reference, profileOptions(io))
+  if (!/^mcp\+registry:/i.test(reference)) return resolveReference(reference, profileOptions(io))
+  const { registryResolver } = await import('../registry/resolve-registry.js')
+  return resolveReference(reference, { ...profileOptions(io), registry: registryResolver(registry, io) })
 }
 
 /** The flags that pick an operation, as the query keys of the same names do. */
 const operationFlagNames = ['tool', 'resource', 'prompt', 'list'] as const
 
 /** How a command names its server and operation. */
-export interface TargetArguments {
+export interface TargetArguments extends RegistryArguments {
   /** A reference, or (with a command line) a query that starts with `?`. */
   reference?: string
   /** Everything after `--`: a stdio server's command line (see cli/main.ts). */
@@ -113,7 +121,7 @@ async function resolveGiven(args: TargetArguments, io: Io, asArguments: string[]
     const separator = args.reference.includes('?') ? '&' : '?'
     const given = flags === '' ? args.reference : `${args.reference}${separator}${flags}`
     const text = asArguments.length === 0 ? given : escapeKeys(given, asArguments)
-    return { resolved: await resolveForCli(text, io), text }
+    return { resolved: await resolveForCli(text, io, args), text }
   }
   if (args.reference !== undefined && !args.reference.startsWith('?')) {
     throw new CliError(

@@ -1,0 +1,29 @@
+// The flags that say which MCP Registry `mcp+registry://` references (and `mcp-kit registry …`)
+// use, and how to authenticate to a private one. Only data: builders import it for `--help`.
+
+import type { Options } from 'yargs'
+
+export const registryFlags = {
+  registry: {
+    type: 'string',
+    describe:
+      'MCP Registry for mcp+registry:// references (default: $MCP_KIT_REGISTRY, else https://registry.modelcontextprotocol.io)',
+    group: 'Registry:',
+  },
+  'registry-header': {
+    type: 'string',
+    array: true,
+    describe:
+      "Header for a private registry, 'Name: value' (repeatable; in single quotes, ${NAME} and ${secret:KEY} are filled in)",
+    group: 'Registry:',
+  },
+} as const satisfies Record<string, Options>
+
+export interface RegistryArguments {
+  registry?: string
+  'registry-header'?: string[]
+  /** Answers to the entry's inputs (`--input NAME=value`), as to a server's questions. */
+  input?: string[]
+  /** `mcp-kit registry launch FILE`: the entry comes from this server.json, not a registry. */
+  registryFile?: string
+}
