@@ -33,6 +33,8 @@ export interface InputContext {
   inputs: RegistryInput[]
   /** Where the entry comes from, for messages: `io.github.owner/name@1.0.0`. */
   entry: string
+  /** Text for a required input without a value (to show a launch, not to run it). */
+  placeholder?: (input: RegistryInput) => string
 }
 
 const controlCharacters = /[\u0000-\u001f\u007f]/
@@ -126,7 +128,7 @@ export function fieldText(
     input.answered = true
     return context.literal(refuseControls(input.default, `the default of ${name}`, context.entry))
   }
-  return undefined
+  return input.required && context.placeholder !== undefined ? context.placeholder(input) : undefined
 }
 
 /**

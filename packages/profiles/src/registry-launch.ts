@@ -35,6 +35,11 @@ export interface RegistryLaunchOptions {
   literal?: (text: string) => string
   /** What is written for an answered input (a profile writes `${secret:…}` for a secret one). */
   answerText?: (input: RegistryInput, value: string) => string
+  /**
+   * Text for a required input that has no value (`<API_KEY>`): the launch is only shown, so a
+   * missing value is no error.
+   */
+  placeholder?: (input: RegistryInput) => string
 }
 
 /** What was chosen from the entry. */
@@ -288,13 +293,14 @@ export function registryLaunch(server: RegistryServer, options: RegistryLaunchOp
       answerText: options.answerText ?? ((_input, value) => value),
       inputs: [],
       entry,
+      ...(options.placeholder === undefined ? {} : { placeholder: options.placeholder }),
     }
     try {
       const isPackage = (server.packages as unknown[] | undefined)?.includes(candidate) === true
       const launch = isPackage
         ? packageLaunch(candidate as RegistryPackage, context)
         : remoteLaunch(candidate as RegistryTransport, context)
-      refuseMissing(context)
+      if (options.placeholder === undefined) refuseMissing(context)
       return { ...launch, inputs: context.inputs }
     } catch (error) {
       if (!(error instanceof Unsupported)) throw error

@@ -10,6 +10,7 @@ import * as generate from './generate/command.js'
 import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
+import * as registry from './registry/command.js'
 import * as serve from './serve/command.js'
 import * as sessions from './sessions/command.js'
 import * as shell from './shell/command.js'
@@ -27,6 +28,7 @@ export const commands = [
   shell,
   profile,
   generate,
+  registry,
   auth,
   serve,
   sessions,

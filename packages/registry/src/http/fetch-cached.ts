@@ -93,14 +93,10 @@ export async function fetchJson(url: string, options: FetchOptions): Promise<Fet
   } catch (error) {
     if (kept !== undefined)
       return { value: parse(kept.body, url), offline: true, storedAt: kept.storedAt, status: 200 }
-    throw new RegistryError(
-      'registry_unreachable',
-      `cannot reach the registry at ${url}: ${networkReason(error)}`,
-      {
-        details: { url },
-        cause: error,
-      },
-    )
+    throw new RegistryError('registry_unreachable', `cannot reach ${url}: ${networkReason(error)}`, {
+      details: { url },
+      cause: error,
+    })
   }
   if (response.status === 304 && kept !== undefined) {
     await response.body?.cancel().catch(() => {})

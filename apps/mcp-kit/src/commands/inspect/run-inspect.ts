@@ -59,8 +59,16 @@ export async function runInspect(args: InspectArguments, io: Io): Promise<number
       const { saveUsedReference } = await import('../profile/create.js')
       await saveUsedReference(args.save, resolved, document.tools, args, io, text)
     }
-    if (args.format === 'json') await writeJson(io, document, 2)
-    else await write(io.stdout, renderInspect(document, createStyle(useColor(io, 'stdout'))))
+    // A server from a registry: the entry and what the registry says of it (`_meta`).
+    const registry = resolved.registry && (await import('../../registry/inspect-registry.js'))
+    const view = registry && resolved.registry ? registry.registryView(resolved.registry) : undefined
+    const style = createStyle(useColor(io, 'stdout'))
+    if (args.format === 'json') await writeJson(io, view ? { ...document, registry: view } : document, 2)
+    else
+      await write(
+        io.stdout,
+        renderInspect(document, style) + (registry && view ? registry.renderRegistryView(view, style) : ''),
+      )
     return document.errors ? 1 : 0
   } finally {
     await session.close()

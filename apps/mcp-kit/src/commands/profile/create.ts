@@ -34,6 +34,7 @@ function launchFields(meta: ProfileMeta): ProfileMeta {
     'headers',
     'tool_filter',
     'concurrency',
+    'registry',
   ] as const
   const result: ProfileMeta = {}
   for (const field of fields)
@@ -59,8 +60,18 @@ export async function saveProfile(
   assertValidName(name, 'profile')
   let meta: ProfileMeta
   let placeholders: Array<{ where: string; variable: string }> = []
+  let storedSecrets: string[] = []
   if (resolved.profile) {
     meta = launchFields((await loadProfileDocument(resolved.profile)).meta)
+  } else if (resolved.registry) {
+    // The entry's launch with its version pinned; secret inputs go to the secret store.
+    const { registryProfileMeta } = await import('../../registry/profile-meta.js')
+    ;({ meta, secretKeys: storedSecrets } = await registryProfileMeta(name, resolved.registry, io))
+    const about = resolved.registry.server.title ?? resolved.registry.server.description
+    meta = {
+      description: `${resolved.registry.name}@${resolved.registry.version} from the MCP Registry${typeof about === 'string' ? `: ${about.slice(0, 100)}` : ''}`,
+      ...meta,
+    }
   } else {
     const env = [
       ...(args.env ?? []).map((pair) => pair.slice(0, pair.indexOf('='))),
@@ -79,6 +90,8 @@ export async function saveProfile(
   await announce(
     `saved profile @${name} (${tools.length} tools, ${document.meta.schema_hash}) in ${location.path}`,
   )
+  if (storedSecrets.length > 0)
+    await announce(`secrets are in your secret store, not the profile: ${storedSecrets.join(', ')}`)
   if (placeholders.length > 0) {
     const list = placeholders
       .map((placeholder) => `${placeholder.where} as \${${placeholder.variable}}`)
@@ -107,7 +120,13 @@ export async function runProfileCreate(args: CreateArguments, io: Io): Promise<n
     )
   }
   const { resolved, text } = await resolveTarget(
-    { reference: args.from, serverCommand: args.serverCommand },
+    {
+      reference: args.from,
+      serverCommand: args.serverCommand,
+      registry: args.registry,
+      'registry-header': args['registry-header'],
+      input: args.input,
+    },
     io,
   )
   const session = await openSession(resolved, args, io)
