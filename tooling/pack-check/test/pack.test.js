@@ -25,6 +25,7 @@ describe('the packed packages', () => {
         '@mcp-kit/server',
         '@mcp-kit/gateway',
         '@mcp-kit/openapi',
+        '@mcp-kit/registry',
         'mcp-kit',
       ]),
     )
@@ -77,6 +78,7 @@ describe('the packed packages', () => {
         '@mcp-kit/server': ['createToolRegistry'],
         '@mcp-kit/gateway': ['createGateway', 'readGatewayConfig'],
         '@mcp-kit/openapi': ['loadOpenApi', 'createOpenApiRegistry', 'openApiTools'],
+        '@mcp-kit/registry': ['createRegistryClient', 'lintServerJson', 'loadServerSchema'],
       }
       for (const [name, exports] of Object.entries(checks)) {
         const module = await import(name)
@@ -88,10 +90,12 @@ describe('the packed packages', () => {
       if (openApiTools(api)[0]?.name !== 'getX') throw new Error('@mcp-kit/openapi made no tool')
       const { validateArguments } = await import('@mcp-kit/schema')
       if (validateArguments({ a: 1 }, { type: 'object', properties: { a: { type: 'string' } } }).ok) throw new Error('ajv did not run')
+      const { lintServerJson } = await import('@mcp-kit/registry')
+      if (lintServerJson('{"name": "x", "version": "^1"}').ok) throw new Error('@mcp-kit/registry linted nothing')
       console.log('ok')`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
-    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway', 'openapi']) {
+    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway', 'openapi', 'registry']) {
       const { stdout: types } = await run('ls', [
         join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
       ])
