@@ -13,15 +13,15 @@ export async function registryProfileMeta(
   io: Io,
 ): Promise<{ meta: ProfileMeta; secretKeys: string[] }> {
   const { registryLaunch, writeSecrets } = await import('@mcp-kit/profiles')
-  const escape = (text: string) => text.replaceAll('${', () => '$${')
+  const literalText = (text: string) => text.replaceAll('${', () => '$${')
   const secrets: Record<string, string> = {}
   const source = resolution.launch.source
   const launch = registryLaunch(resolution.server, {
     values: resolution.values,
     choose: source.kind === 'package' ? source.registryType : source.type,
-    literal: escape,
+    literal: literalText,
     answerText: (input, value) => {
-      if (!input.secret) return escape(value)
+      if (!input.secret) return literalText(value)
       const key = `${profile}/${input.kind}/${input.name.replace(/[^A-Za-z0-9._-]/g, '_')}`
       secrets[key] = value
       return `\${secret:${key}}`
@@ -30,7 +30,7 @@ export async function registryProfileMeta(
   const spec = launch.server
   const meta: ProfileMeta =
     spec.transport === 'stdio'
-      ? { command: escape(spec.command), args: spec.args, ...(spec.env ? { env: spec.env } : {}) }
+      ? { command: literalText(spec.command), args: spec.args, ...(spec.env ? { env: spec.env } : {}) }
       : { url: spec.url, ...(spec.headers ? { headers: spec.headers } : {}) }
   meta.registry = { url: resolution.registry, name: resolution.name, version: resolution.version }
   if (Object.keys(secrets).length > 0) await writeSecrets(secrets, { env: io.env })
