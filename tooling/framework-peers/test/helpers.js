@@ -148,16 +148,32 @@ export function startProcess(command, args, { env, port, ready, timeoutMs = 90_0
   })
 }
 
+/**
+ * `start(port)` on a free port; on another one if the process exits first (the port was taken
+ * between the choice and the bind, by one of the suites running beside this one): {port, ...started}.
+ */
+async function onFreePort(start, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    try {
+      return { port, ...(await start(port)) }
+    } catch (error) {
+      if (attempt >= attempts || !/exited \(/.test(error.message)) throw error
+    }
+  }
+}
+
 /** Starts every HTTP row's server on a port of its own; each row gets `url` and `stop`. */
 export async function startHttpRows(rows) {
   await Promise.all(
     rows
       .filter((row) => row.transport === 'http' && row.broken === undefined)
       .map(async (row) => {
-        const port = await freePort()
         const { command, args, env } = row.launch
-        const started = await startProcess(command, args(port), { env: env?.(port), port })
-        row.url = `http://127.0.0.1:${port}/mcp`
+        const started = await onFreePort((port) =>
+          startProcess(command, args(port), { env: env?.(port), port }),
+        )
+        row.url = `http://127.0.0.1:${started.port}/mcp`
         row.stop = started.stop
       }),
   )
@@ -204,12 +220,14 @@ export async function startGateway(rows) {
   )
   const config = join(directory, 'servers.json')
   writeFileSync(config, JSON.stringify({ mcpServers }, null, 2))
-  const port = await freePort()
-  const gateway = await startProcess(
-    process.execPath,
-    [binPath, 'serve', '--config', config, '--port', String(port), '--eager', '--verbose'],
-    { env: { MCP_KIT_CACHE_DIR: scratch('mcp-kit-framework-peers-cache-') }, ready: /serving .* at http/ },
+  const gateway = await onFreePort((port) =>
+    startProcess(
+      process.execPath,
+      [binPath, 'serve', '--config', config, '--port', String(port), '--eager', '--verbose'],
+      { env: { MCP_KIT_CACHE_DIR: scratch('mcp-kit-framework-peers-cache-') }, ready: /serving .* at http/ },
+    ),
   )
+  const { port } = gateway
   const url = `http://127.0.0.1:${port}/mcp`
   const health = async () => (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).upstreams
   /** Resolves once no upstream is still starting (each one running, or failed and reported). */
