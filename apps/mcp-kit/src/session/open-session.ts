@@ -8,6 +8,7 @@ import type { ResolvedReference } from '@mcp-kit/profiles'
 import { parseByteSize } from '../cli/byte-size.js'
 import { parseDuration } from '../cli/duration.js'
 import { CliError, isKitError } from '../cli/errors.js'
+import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
 import type { Io } from '../cli/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { inFlagTerms } from '../output/flag-wording.js'
@@ -243,6 +244,19 @@ export async function openSession(
         cause: error,
       })
     }
-    throw error
+    throw asConnectFailure(error)
   }
+}
+
+/**
+ * A session that could not be opened is a connect failure (exit 3) whatever broke the handshake: a
+ * refused or invalid `initialize`, a protocol version we do not speak, a message too large. Failures
+ * with exit codes of their own (a usage error 2, the connect limit 4, a login 7, Ctrl-C 130) keep them.
+ */
+function asConnectFailure(error: unknown): unknown {
+  if (!isKitError(error) || exitCodeFor(error.code) !== exitCodes.failed) return error
+  return new CliError('connect_failed', error.message, {
+    details: { ...error.details, failure: error.code },
+    cause: error,
+  })
 }

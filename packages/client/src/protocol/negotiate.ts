@@ -42,7 +42,8 @@ export interface NegotiateOptions {
 /** The transport side of switching eras (HTTP changes headers and session handling). */
 interface EraTransport {
   era?: Era
-  setProtocolVersion?: (version: string) => void
+  /** undefined: no version header (a 2025-11-25 `initialize`). */
+  setProtocolVersion?: (version: string | undefined) => void
 }
 
 /** How an answer that decided the era is shown in a diagnostic: short, one line, printable. */
@@ -85,8 +86,8 @@ async function discover(
   options: NegotiateOptions,
   timeoutMs: number,
 ): Promise<Negotiated> {
-  // Only a transport that knows eras gets the version header now (it drops it again for a legacy
-  // fallback); for others the header would stick and mislabel the `initialize` that follows.
+  // Only a transport that knows eras gets the version header now (initialize drops it again for a
+  // legacy fallback); for others the header would stick and mislabel the `initialize` that follows.
   if ('era' in transport) {
     transport.era = 'modern'
     transport.setProtocolVersion?.(envelope.protocolVersion)
@@ -124,7 +125,13 @@ async function initialize(
   options: NegotiateOptions,
   version?: string,
 ): Promise<Negotiated> {
-  if ('era' in transport) transport.era = 'legacy'
+  // 2025-11-25 sends no version header until initialize has settled the version: the 2026-07-28 one
+  // a refused probe left would label this initialize as 2026 traffic, which servers that route by
+  // it (the SDK's isLegacyRequest, fastmcp through mcp-proxy) refuse.
+  if ('era' in transport) {
+    transport.era = 'legacy'
+    transport.setProtocolVersion?.(undefined)
+  }
   const result: InitializeResult = await connection.initialize(
     options.clientInfo,
     options.timeoutMs,
