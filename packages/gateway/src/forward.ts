@@ -3,7 +3,7 @@
 // questions (elicitation, sampling, roots) to the client and the answers back, errors with the
 // upstream's JSON-RPC code, and the trace fields (which upstream, how long it took). The call
 // carries its own question handler and log sink to the upstream session, so whatever the upstream
-// ties to the call reaches this client and no other (the rest: callers.ts).
+// ties to the call reaches this client and no other (the rest: callers.ts, by `callerKey`).
 //
 // Questions across eras: a 2025 client is asked at once (a server-to-client request). A 2026
 // client is asked by ending the round with `input_required`; the upstream call meanwhile stays
@@ -118,9 +118,21 @@ function parkedInput(call: ParkedCall): InputHandler {
   }
 }
 
+/**
+ * Who a call is for, in routing what an upstream sends (docs/architecture.md "Isolation"): its
+ * principal, and the client's session when it has one: a 2025-11-25 client's `Mcp-Session-Id`,
+ * or its stdio connection. So two clients of one static token are two callers. A 2026-07-28
+ * client has no session; its principal is all that tells its calls apart from others'.
+ */
+export function callerKey(context: HandlerContext): { key: string; session: boolean } {
+  const principal = principalOf(context.authInfo)
+  if (context.protocolVersion === modernRevision) return { key: principal, session: false }
+  return { key: `${principal} session:${context.sessionId ?? 'stdio'}`, session: true }
+}
+
 function callerFor(context: HandlerContext, input: InputHandler): Caller {
   return {
-    principal: principalOf(context.authInfo),
+    ...callerKey(context),
     input,
     log: (level, data, logger) => {
       void context.log(level as never, data, logger).catch(() => {})
