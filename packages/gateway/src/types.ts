@@ -39,6 +39,12 @@ export interface UpstreamOAuth {
   clientSecret?: string
   scope?: string
   grant?: 'authorization_code' | 'client_credentials'
+  /**
+   * The issuer of the authorization server the client is registered with: `clientSecret` goes
+   * there and nowhere else, whatever authorization server the upstream's metadata names. Without
+   * it, the first authorization server the secret is sent to is the only one it is sent to.
+   */
+  issuer?: string
 }
 
 export type UpstreamState = 'idle' | 'starting' | 'running' | 'restarting' | 'failed' | 'stopped'
