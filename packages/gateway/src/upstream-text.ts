@@ -7,9 +7,19 @@
 // Names the clients call are made safe by naming.ts; URIs are kept exact.
 
 import type { Discovery } from './types.js'
-import { bidiControls, controls, invisibleCharacters, lineSeparators, tagPairs } from './unsafe-characters.js'
+import {
+  bidiControls,
+  controls,
+  invisibleCharacters,
+  lineSeparators,
+  tagLeadSurrogate,
+  tagPairs,
+} from './unsafe-characters.js'
 
-const unsafe = new RegExp(`[${controls}${bidiControls}${invisibleCharacters}${lineSeparators}]|${tagPairs}`)
+// A quick scan (one class) finds most text clean; only the rest is rewritten.
+const unsafe = new RegExp(
+  `[${controls}${bidiControls}${invisibleCharacters}${lineSeparators}${tagLeadSurrogate}]`,
+)
 const removed = new RegExp(`[${controls}${bidiControls}${invisibleCharacters}]|${tagPairs}`, 'g')
 const separators = new RegExp(`[${lineSeparators}]`, 'g')
 

@@ -25,14 +25,16 @@ import {
   layoutControls,
   lineSeparators,
   tagCodePoints,
+  tagLeadSurrogate,
   tagPairs,
 } from './unsafe-characters.js'
 
 const hiding = `${bidiControls}${invisibleCharacters}${lineSeparators}`
 // The fast path is two cheap scans (no `u` flag, and V8's native well-formedness check), so a
 // string with nothing to escape costs little more than its length and comes back as it is.
-const controlsInLine = new RegExp(`[${controls}${layoutControls}${hiding}]|${tagPairs}`)
-const controlsInText = new RegExp(`[${controls}${hiding}]|${tagPairs}`)
+// (A tag character's high surrogate is in the class: a false alarm only takes the slow path.)
+const controlsInLine = new RegExp(`[${controls}${layoutControls}${hiding}${tagLeadSurrogate}]`)
+const controlsInText = new RegExp(`[${controls}${hiding}${tagLeadSurrogate}]`)
 // With the `u` flag a surrogate pair is one code point, so \p{Cs} matches lone surrogates only.
 const unsafeInLine = new RegExp(`[${controls}${layoutControls}${hiding}${tagCodePoints}]|\\p{Cs}`, 'gu')
 const unsafeInText = new RegExp(`[${controls}${hiding}${tagCodePoints}]|\\p{Cs}`, 'gu')
@@ -102,8 +104,8 @@ export function firstLine(text: string): string {
  * Characters a JSON text may carry raw that a terminal could act on or a person would not see
  * (JSON.stringify escapes C0 and lone surrogates).
  */
-const terminalUnsafeInJson = new RegExp(`[${controls}${hiding}]|${tagPairs}`)
-const terminalUnsafeInJsonGlobal = new RegExp(terminalUnsafeInJson.source, 'g')
+const terminalUnsafeInJson = new RegExp(`[${controls}${hiding}${tagLeadSurrogate}]`)
+const terminalUnsafeInJsonGlobal = new RegExp(`[${controls}${hiding}]|${tagPairs}`, 'g')
 
 /**
  * JSON text (from JSON.stringify) for a terminal: the few characters JSON leaves raw that a
