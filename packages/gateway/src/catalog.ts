@@ -1,17 +1,22 @@
 // The gateway's catalog: each upstream's discovered tools, resources, resource templates and
-// prompts, filtered and namespaced, placed in one registry whose handlers relay to the upstream.
-// Placing an upstream again (after list_changed, a cache hint running out or a restart) replaces
-// what it offered before, with one list_changed per list. Names taken by another upstream are a
-// collision: refused at start (`strict`), skipped with a reason afterwards. Resource URIs belong
-// to the upstream that owns their space (uri-owners.ts): a later upstream's resource or template
-// inside an earlier one's space is skipped, and every read goes to the URI's owner. Tools a
-// profile's drift policy hides (drift.ts) are left out.
+// prompts, filtered and namespaced, placed in one registry whose entries relay to the upstream
+// (relayed.ts). Placing an upstream again (after list_changed, a cache hint running out or a
+// restart) replaces what it offered before, with one list_changed per list. Names taken by another
+// upstream are a collision: refused at start (`strict`), skipped with a reason afterwards. Resource
+// URIs belong to the upstream that owns their space (uri-owners.ts): a later upstream's resource or
+// template inside an earlier one's space is skipped, and every read goes to the URI's owner. Tools
+// a profile's drift policy hides (drift.ts) are left out.
 
-import type { Tool } from '@mcp-kit/client'
-import type { ResourceOutput, ToolRegistry } from '@mcp-kit/server'
+import type { ToolRegistry } from '@mcp-kit/server'
 import { hiddenByDrift } from './drift.js'
-import { relay } from './forward.js'
 import { compileFilter, defaultPrefix, namespacedName } from './naming.js'
+import {
+  addRelayedPrompt,
+  addRelayedResource,
+  addRelayedTemplate,
+  addRelayedTool,
+  type Route,
+} from './relayed.js'
 import type { Discovery, GatewayEvent } from './types.js'
 import type { Upstream } from './upstream.js'
 import { cleanDiscovery } from './upstream-text.js'
@@ -106,23 +111,23 @@ export class Catalog {
       const name = namespacedName(prefix, tool.name)
       if (!claim(`tool:${name}`, `tool '${name}'`)) continue
       next.tools.push(name)
-      plan.push(() => this.#addTool(upstream, name, tool))
+      plan.push(() => addRelayedTool(this.registry, upstream, name, tool))
     }
     const resources = this.#resourcesAllowed(upstream, lists, refuse)
     for (const resource of resources.resources) {
       next.resources.push(resource.uri)
-      plan.push(() => this.#addResource(upstream, resource))
+      plan.push(() => addRelayedResource(this.registry, upstream, resource, this.#route))
     }
     for (const template of resources.resourceTemplates) {
       next.resourceTemplates.push(template.uriTemplate)
-      plan.push(() => this.#addTemplate(upstream, template))
+      plan.push(() => addRelayedTemplate(this.registry, upstream, template, this.#route))
     }
     for (const prompt of lists.prompts) {
       if (!promptAllowed(prompt.name)) continue
       const name = namespacedName(prefix, prompt.name)
       if (!claim(`prompt:${name}`, `prompt '${name}'`)) continue
       next.prompts.push(name)
-      plan.push(() => this.#addPrompt(upstream, name, prompt))
+      plan.push(() => addRelayedPrompt(this.registry, upstream, name, prompt))
     }
     this.registry.batch(() => {
       this.#withdraw(upstream)
@@ -244,90 +249,13 @@ export class Catalog {
     remove()
   }
 
-  #addTool(upstream: Upstream, name: string, tool: Tool): void {
-    const original = tool.name
-    this.registry.tool({
-      ...tool,
-      name,
-      passthrough: true,
-      // A tool the upstream runs as a task (2025-11-25 `execution.taskSupport`) is offered as one
-      // here too: a 2026 client that follows tasks gets a handle at once, the gateway follows the
-      // upstream's task, and with a shared store any instance answers `tasks/get`. Other clients
-      // get the result in the request, as before (the gateway follows the upstream task either way).
-      ...(runsAsTask(tool) ? { taskSupport: 'optional' as const } : {}),
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-      outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
-      handler: (args, context) =>
-        relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
-          session.callTool(original, args, options),
-        ),
-    })
-  }
-
-  #addResource(upstream: Upstream, resource: Discovery['resources'][number]): void {
-    this.registry.resource({
-      ...(resource as { uri: string; name: string }),
-      read: (uri, context) => this.#read(upstream, uri, context),
-      subscribe: (uri) => this.#subscribe(upstream, uri),
-    })
-  }
-
-  #addTemplate(upstream: Upstream, template: Discovery['resourceTemplates'][number]): void {
-    this.registry.resourceTemplate({
-      ...(template as { uriTemplate: string; name: string }),
-      read: (uri, _variables, context) => this.#read(upstream, uri, context),
-      subscribe: (uri) => this.#subscribe(upstream, uri),
-    })
-  }
-
-  #addPrompt(upstream: Upstream, name: string, prompt: Discovery['prompts'][number]): void {
-    const original = prompt.name
-    this.registry.prompt({
-      ...(prompt as { name: string }),
-      name,
-      get: (args, context) =>
-        relay(upstream, `prompts/get ${original}`, args, context, (session, options) =>
-          session.getPrompt(original, args, options),
-        ),
-    })
-  }
-
   /**
-   * A read goes to the URI's owner, whichever upstream's template the registry matched (a more
-   * specific one of a later upstream never takes it); URIs in nobody's space, to the match's.
+   * Where a read or subscription of `uri` goes: its owner, whichever upstream's entry the registry
+   * matched (a more specific template of a later upstream never takes it); else the match's.
    */
-  #read(matched: Upstream, uri: string, context: Parameters<typeof relay>[3]): Promise<ResourceOutput> {
-    const upstream = this.#uriOwners.ownerOf(uri) ?? matched
-    return relay(upstream, `resources/read ${uri}`, { uri }, context, (session, options) =>
-      session.readResource(uri, options),
-    )
-  }
-
-  /** A client follows a resource: follow it upstream (at the URI's owner), and pass its updates on. */
-  #subscribe(matched: Upstream, uri: string): () => void {
-    const upstream = this.#uriOwners.ownerOf(uri) ?? matched
-    let stop: (() => void) | undefined
-    let stopped = false
-    void upstream
-      .watchResource(uri, () => this.registry.resourceUpdated(uri))
-      .then((unwatch) => {
-        if (stopped) unwatch()
-        else stop = unwatch
-      })
-      .catch(() => {})
-    return () => {
-      stopped = true
-      stop?.()
-    }
-  }
+  readonly #route: Route = (matched, uri) => this.#uriOwners.ownerOf(uri) ?? matched
 }
 
 function sameItems(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index])
-}
-
-/** True when the upstream declares that the tool runs as a task (`optional` or `required`). */
-function runsAsTask(tool: Tool): boolean {
-  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport
-  return support === 'optional' || support === 'required'
 }
