@@ -27,7 +27,10 @@ export class Callers {
   readonly #calls: Caller[] = []
   /** True for a session that serves every caller (a 2026-07-28 upstream's). */
   #shared = false
-  /** Every caller the session has carried a call for: background work may be any of theirs. */
+  /**
+   * The callers the session has carried a call for (background work may be any of theirs): the
+   * first two, which is all it takes to know whether there was only one.
+   */
   readonly #carried = new Set<string>()
 
   get size(): number {
@@ -42,7 +45,7 @@ export class Callers {
   /** Adds a call; the returned function removes it. */
   enter(caller: Caller): () => void {
     this.#calls.push(caller)
-    this.#carried.add(caller.key)
+    if (this.#carried.size < 2) this.#carried.add(caller.key)
     return () => {
       const at = this.#calls.lastIndexOf(caller)
       if (at !== -1) this.#calls.splice(at, 1)
