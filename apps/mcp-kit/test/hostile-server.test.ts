@@ -1,6 +1,6 @@
 // @module-tag integration
 // A hostile server's strings through the built CLI: on a real pseudo-terminal (`script`), no ESC
-// and no C1 control or bidi override from the server reaches the terminal — in inspect, cat's
+// and no C1 control, bidi control or invisible format character from the server reaches the terminal — in inspect, cat's
 // error messages and tool error texts, --verbose stderr, warnings and the status line — while
 // JSON and NDJSON output on a pipe keeps the server's strings byte for byte.
 
@@ -51,6 +51,10 @@ function expectNothingLive(screen: string): void {
   expect(theirs).not.toContain('\u001b')
   expect(theirs).not.toMatch(/[\u0080-\u009f]/)
   expect(theirs).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+  // Nor what hides text from people: marks, invisible format characters, tag characters.
+  expect(theirs).not.toMatch(
+    /[\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u,
+  )
 }
 
 describe('a hostile server on a terminal', () => {
@@ -95,6 +99,8 @@ describe('a hostile server on a terminal', () => {
     expect(rpcError.code).toBe(1)
     expectNothingLive(rpcError.screen)
     expect(rpcError.screen).toContain('rpc error \\x1b[2J\\x1b[H \\x1b]0;pwned title\\x07')
+    // What hides text (zero-width, marks, tag characters) is shown too.
+    for (const piece of shown.slice(5)) expect(rpcError.screen).toContain(piece)
   })
 
   it('--verbose: the server stderr and log lines', async () => {
@@ -117,7 +123,9 @@ describe('a hostile server on a terminal', () => {
     const { screen } = await onTerminal(['cat', `${server}?tool=fail`])
     // The status line ("connecting…") shares the terminal: split at its erase-line too.
     const line = screen.split(/\r\u001b\[2K|\r?\n/).find((text) => text.startsWith('{'))
-    expect(line).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(line).not.toMatch(
+      /[\u0080-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e007f}]/u,
+    )
     expect(JSON.parse(line ?? 'null')).toEqual({
       error: { code: 'tool_error', message: `tool error ${hostile}` },
     })

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { clip, firstLine, jsonForTerminal, sanitizeLine, sanitizeText } from '../src/output/sanitize.js'
 import { hostile } from './fixtures/hostile-strings.js'
 
-const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/u
+const unsafe =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]|\p{Cs}/u
 
 describe('sanitizeText and sanitizeLine', () => {
   it('show control characters, C1, bidi controls and lone surrogates escaped', () => {
@@ -15,6 +16,19 @@ describe('sanitizeText and sanitizeLine', () => {
     expect(sanitizeText('\u202eevil\u202c \u2066x\u2069')).toBe('\\u202eevil\\u202c \\u2066x\\u2069')
     expect(sanitizeText('a\ud800b\udc00')).toBe('a\\ud800b\\udc00')
     expect(sanitizeText('over\rwrite\u0000')).toBe('over\\rwrite\\x00')
+  })
+
+  it('show bidi marks, invisible format characters, line separators and tag characters escaped', () => {
+    expect(sanitizeText('a\u200fb\u061cc\u200ed')).toBe('a\\u200fb\\u061cc\\u200ed')
+    expect(sanitizeText('zero\u200bwidth\u200c\u200d\u2060\u2064\u00ad\ufeff\u180e\ufff9')).toBe(
+      'zero\\u200bwidth\\u200c\\u200d\\u2060\\u2064\\u00ad\\ufeff\\u180e\\ufff9',
+    )
+    expect(sanitizeText('a\u2028b\u2029c')).toBe('a\\u2028b\\u2029c')
+    expect(sanitizeText('x\u{e0001}\u{e0068}\u{e0069}\u{e007f}y')).toBe(
+      'x\\u{e0001}\\u{e0068}\\u{e0069}\\u{e007f}y',
+    )
+    // Past the tag block, a supplementary character is text.
+    expect(sanitizeText('\u{e0080}\u{1f600}')).toBe('\u{e0080}\u{1f600}')
   })
 
   it('keep newlines and tabs in text, escape them on one line', () => {
@@ -29,13 +43,15 @@ describe('sanitizeText and sanitizeLine', () => {
       'plain',
       'café naïve',
       '日本語',
-      'family 👨‍👩‍👧 ok',
+      'thumbs 👍 flag 🇫🇷 ok',
       'C:\\Users\\x \\d+',
       'Hebrew שלום',
     ]) {
       expect(sanitizeText(text)).toBe(text)
       expect(sanitizeLine(text)).toBe(text)
     }
+    // The zero-width joiner is shown too, also inside an emoji sequence.
+    expect(sanitizeText('family 👨\u200d👩\u200d👧')).toBe('family 👨\\u200d👩\\u200d👧')
   })
 
   it('leave no unsafe code unit behind, for every one of the 65,536', () => {
@@ -43,8 +59,7 @@ describe('sanitizeText and sanitizeLine', () => {
     for (let code = 0; code <= 0xffff; code++) {
       const character = String.fromCharCode(code)
       const line = sanitizeLine(`x${character}y`)
-      const escaped =
-        unsafe.test(character) || character === '\t' || character === '\n' || /[\u2028\u2029]/.test(character)
+      const escaped = unsafe.test(character) || character === '\t' || character === '\n'
       const expected = escaped
         ? /^x\\(x[0-9a-f]{2}|u[0-9a-f]{4}|[tnr])y$/.test(line)
         : line === `x${character}y`
@@ -90,10 +105,11 @@ describe('clip', () => {
 
 describe('jsonForTerminal', () => {
   it('escapes what JSON leaves raw, and JSON.parse gives back the same value', () => {
-    const value = { message: hostile, list: ['\u009b', '\u202e', 'fine'] }
+    const value = { message: hostile, list: ['\u009b', '\u202e', '\u200b', '\u{e0041}', 'fine'] }
     const json = JSON.stringify(value)
     const shown = jsonForTerminal(json)
-    expect(shown).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}/u)
+    expect(shown).not.toMatch(unsafe)
+    expect(shown).toContain('"\\udb40\\udc41"')
     expect(JSON.parse(shown)).toEqual(value)
     expect(jsonForTerminal('{"plain":"text"}')).toBe('{"plain":"text"}')
   })

@@ -1,24 +1,46 @@
 // The gateway's catalog: each upstream's discovered tools, resources, resource templates and
-// prompts, filtered and namespaced, placed in one registry whose handlers relay to the upstream.
-// Placing an upstream again (after list_changed, a cache hint running out or a restart) replaces
-// what it offered before, with one list_changed per list. Names taken by another upstream are a
-// collision: refused at start (`strict`), skipped with a reason afterwards. Under a profile's
-// drift policy a changed tool is reported, or hidden (`error`).
+// prompts, filtered and namespaced, placed in one registry whose entries relay to the upstream
+// (relayed.ts). Placing an upstream again (after list_changed, a cache hint running out or a
+// restart) replaces what it offered before, with one list_changed per list. Names taken by another
+// upstream are a collision: refused at start (`strict`), skipped with a reason afterwards. Resource
+// URIs belong to the upstream that owns their space (uri-owners.ts): a later upstream's resource or
+// template inside an earlier one's space is skipped, and every read goes to the URI's owner. Tools
+// a profile's drift policy hides (drift.ts) are left out.
 
-import type { Tool } from '@mcp-kit/client'
-import { diffTools } from '@mcp-kit/schema'
-import type { ResourceOutput, ToolRegistry } from '@mcp-kit/server'
-import { relay } from './forward.js'
+import type { ToolRegistry } from '@mcp-kit/server'
+import { hiddenByDrift } from './drift.js'
 import { compileFilter, defaultPrefix, namespacedName } from './naming.js'
+import {
+  addRelayedPrompt,
+  addRelayedResource,
+  addRelayedTemplate,
+  addRelayedTool,
+  type Route,
+} from './relayed.js'
 import type { Discovery, GatewayEvent } from './types.js'
 import type { Upstream } from './upstream.js'
 import { cleanDiscovery } from './upstream-text.js'
+import { resourceSpace, templateSpace, UriOwners, type UriSpace } from './uri-owners.js'
 
 interface Offered {
   tools: string[]
   resources: string[]
   resourceTemplates: string[]
   prompts: string[]
+}
+
+/** An upstream's cleaned lists and the tools its drift policy hides: what placing it again needs. */
+interface Placed {
+  lists: Discovery
+  hidden: Set<string>
+}
+
+/** A name or URI an upstream may not offer, and why. */
+interface Refusal {
+  what: string
+  reason: string
+  /** Another upstream offers the very same name or URI (a collision, refused at start). */
+  collidesWith?: Upstream
 }
 
 /** Two upstreams offer one name or URI: `start()` rejects with it, naming both. */
@@ -32,10 +54,21 @@ export class Catalog {
   readonly #offered = new Map<Upstream, Offered>()
   /** Who offers each name or URI: `tool:<name>`, `prompt:<name>`, `resource:<uri>`, `template:<t>`. */
   readonly #owners = new Map<string, Upstream>()
+  /** Who owns which URI spaces (by the resources and templates each upstream offers). */
+  readonly #uriOwners: UriOwners<Upstream>
+  readonly #placed = new Map<Upstream, Placed>()
+  readonly #rank: (upstream: Upstream) => number
 
-  constructor(registry: ToolRegistry, emit: (event: GatewayEvent) => void) {
+  /** `rank`: an upstream's place in the gateway's list (config order), which decides URI ownership. */
+  constructor(
+    registry: ToolRegistry,
+    emit: (event: GatewayEvent) => void,
+    rank: (upstream: Upstream) => number,
+  ) {
     this.registry = registry
     this.#emit = emit
+    this.#rank = rank
+    this.#uriOwners = new UriOwners(rank)
   }
 
   /** What an upstream offers now. */
@@ -45,25 +78,31 @@ export class Catalog {
 
   /** Offers an upstream's lists, replacing what it offered before. `strict`: collisions throw. */
   place(upstream: Upstream, discovery: Discovery, strict = false): void {
+    const hidden = hiddenByDrift(upstream, discovery.tools, this.#emit)
+    // What clients see of the upstream's descriptions: without control characters.
+    const placed = { lists: cleanDiscovery(discovery), hidden }
+    this.#placed.set(upstream, placed)
+    this.#offer(upstream, placed, strict)
+    this.#reconsiderLater(upstream)
+  }
+
+  #offer(upstream: Upstream, { lists, hidden }: Placed, strict: boolean): void {
     const options = upstream.options
     const prefix = options.prefix ?? defaultPrefix(upstream.name)
     const toolAllowed = compileFilter(options.tools)
-    const resourceAllowed = compileFilter(options.resources)
     const promptAllowed = compileFilter(options.prompts)
-    const hidden = this.#drift(upstream, discovery.tools)
-    // What clients see of the upstream's descriptions: without control characters.
-    const lists = cleanDiscovery(discovery)
-    const claim = (key: string, what: string): boolean => {
-      const owner = this.#owners.get(key)
-      if (owner === undefined || owner === upstream) return true
-      const reason = `${what} is already offered by upstream '${owner.name}'`
-      if (strict) {
+    const refuse = (refusal: Refusal) => {
+      if (strict && refusal.collidesWith !== undefined) {
         throw new CollisionError(
-          `upstreams '${owner.name}' and '${upstream.name}' both offer ${what}: give one a different prefix or filter it out`,
+          `upstreams '${refusal.collidesWith.name}' and '${upstream.name}' both offer ${refusal.what}: give one a different prefix or filter it out`,
         )
       }
-      this.#emit({ type: 'skipped', upstream: upstream.name, what, reason })
-      return false
+      this.#emit({ type: 'skipped', upstream: upstream.name, what: refusal.what, reason: refusal.reason })
+    }
+    const claim = (key: string, what: string): boolean => {
+      const refusal = this.#collision(upstream, key, what)
+      if (refusal !== undefined) refuse(refusal)
+      return refusal === undefined
     }
     const next: Offered = { tools: [], resources: [], resourceTemplates: [], prompts: [] }
     const plan: Array<() => void> = []
@@ -72,26 +111,23 @@ export class Catalog {
       const name = namespacedName(prefix, tool.name)
       if (!claim(`tool:${name}`, `tool '${name}'`)) continue
       next.tools.push(name)
-      plan.push(() => this.#addTool(upstream, name, tool))
+      plan.push(() => addRelayedTool(this.registry, upstream, name, tool))
     }
-    for (const resource of lists.resources) {
-      if (!resourceAllowed(resource.uri)) continue
-      if (!claim(`resource:${resource.uri}`, `resource '${resource.uri}'`)) continue
+    const resources = this.#resourcesAllowed(upstream, lists, refuse)
+    for (const resource of resources.resources) {
       next.resources.push(resource.uri)
-      plan.push(() => this.#addResource(upstream, resource))
+      plan.push(() => addRelayedResource(this.registry, upstream, resource, this.#route))
     }
-    for (const template of lists.resourceTemplates) {
-      if (!resourceAllowed(template.uriTemplate)) continue
-      if (!claim(`template:${template.uriTemplate}`, `resource template '${template.uriTemplate}'`)) continue
+    for (const template of resources.resourceTemplates) {
       next.resourceTemplates.push(template.uriTemplate)
-      plan.push(() => this.#addTemplate(upstream, template))
+      plan.push(() => addRelayedTemplate(this.registry, upstream, template, this.#route))
     }
     for (const prompt of lists.prompts) {
       if (!promptAllowed(prompt.name)) continue
       const name = namespacedName(prefix, prompt.name)
       if (!claim(`prompt:${name}`, `prompt '${name}'`)) continue
       next.prompts.push(name)
-      plan.push(() => this.#addPrompt(upstream, name, prompt))
+      plan.push(() => addRelayedPrompt(this.registry, upstream, name, prompt))
     }
     this.registry.batch(() => {
       this.#withdraw(upstream)
@@ -101,6 +137,10 @@ export class Catalog {
     for (const uri of next.resources) this.#owners.set(`resource:${uri}`, upstream)
     for (const template of next.resourceTemplates) this.#owners.set(`template:${template}`, upstream)
     for (const name of next.prompts) this.#owners.set(`prompt:${name}`, upstream)
+    this.#uriOwners.set(upstream, [
+      ...next.resources.map(resourceSpace),
+      ...next.resourceTemplates.map(templateSpace).filter((space) => space !== undefined),
+    ])
     this.#offered.set(upstream, next)
     this.#emit({
       type: 'refreshed',
@@ -109,6 +149,82 @@ export class Catalog {
       resources: next.resources.length + next.resourceTemplates.length,
       prompts: next.prompts.length,
     })
+  }
+
+  /** The refusal of `key` when another upstream offers it already. */
+  #collision(upstream: Upstream, key: string, what: string): Refusal | undefined {
+    const owner = this.#owners.get(key)
+    if (owner === undefined || owner === upstream) return undefined
+    return { what, reason: `${what} is already offered by upstream '${owner.name}'`, collidesWith: owner }
+  }
+
+  /**
+   * The resources and templates the upstream may offer now: its filter's, except those another
+   * upstream offers already and those inside the URI space of an upstream before it in config order.
+   */
+  #resourcesAllowed(
+    upstream: Upstream,
+    lists: Discovery,
+    refuse: (refusal: Refusal) => void,
+  ): Pick<Discovery, 'resources' | 'resourceTemplates'> {
+    const allowed = compileFilter(upstream.options.resources)
+    const owned = (space: UriSpace | undefined, what: string): Refusal | undefined => {
+      const earlier = space === undefined ? undefined : this.#uriOwners.claimedBefore(upstream, space)
+      if (earlier === undefined) return undefined
+      const where = earlier.space.exact ? 'its resource' : 'its URI space'
+      return {
+        what,
+        reason: `${what} is inside ${where} '${earlier.space.prefix}' of upstream '${earlier.owner.name}', which comes first`,
+      }
+    }
+    const check = (refusal: Refusal | undefined): boolean => {
+      if (refusal !== undefined) refuse(refusal)
+      return refusal === undefined
+    }
+    return {
+      resources: lists.resources.filter((resource) => {
+        if (!allowed(resource.uri)) return false
+        const what = `resource '${resource.uri}'`
+        return (
+          check(this.#collision(upstream, `resource:${resource.uri}`, what)) &&
+          check(owned(resourceSpace(resource.uri), what))
+        )
+      }),
+      resourceTemplates: lists.resourceTemplates.filter((template) => {
+        if (!allowed(template.uriTemplate)) return false
+        const what = `resource template '${template.uriTemplate}'`
+        return (
+          check(this.#collision(upstream, `template:${template.uriTemplate}`, what)) &&
+          check(owned(templateSpace(template.uriTemplate), what))
+        )
+      }),
+    }
+  }
+
+  /**
+   * After `upstream` was placed, each upstream after it in config order whose resources it may
+   * offer changed (now inside `upstream`'s spaces, or free again) is placed again.
+   */
+  #reconsiderLater(upstream: Upstream): void {
+    const later = [...this.#placed.keys()]
+      .filter((other) => this.#rank(other) > this.#rank(upstream))
+      .sort((a, b) => this.#rank(a) - this.#rank(b))
+    for (const other of later) {
+      const placed = this.#placed.get(other) as Placed
+      const offered = this.#offered.get(other)
+      const now = this.#resourcesAllowed(other, placed.lists, () => {})
+      const same =
+        offered !== undefined &&
+        sameItems(
+          offered.resources,
+          now.resources.map((resource) => resource.uri),
+        ) &&
+        sameItems(
+          offered.resourceTemplates,
+          now.resourceTemplates.map((template) => template.uriTemplate),
+        )
+      if (!same) this.#offer(other, placed, false)
+    }
   }
 
   /** Takes back everything an upstream offers (without announcing it: callers batch). */
@@ -123,6 +239,7 @@ export class Catalog {
       this.#release(`template:${template}`, upstream, () => this.registry.removeResourceTemplate(template))
     for (const name of offered.prompts)
       this.#release(`prompt:${name}`, upstream, () => this.registry.removePrompt(name))
+    this.#uriOwners.set(upstream, [])
     this.#offered.delete(upstream)
   }
 
@@ -132,103 +249,13 @@ export class Catalog {
     remove()
   }
 
-  /** Tools whose schema changed against the profile's record, hidden under the `error` policy. */
-  #drift(upstream: Upstream, tools: readonly Tool[]): Set<string> {
-    const drift = upstream.options.drift
-    const hidden = new Set<string>()
-    if (drift === undefined || drift.policy === 'ignore') return hidden
-    for (const change of diffTools(drift.tools, tools)) {
-      if (change.kind === 'tool_added') continue
-      const hide = drift.policy === 'error' && change.class === 'breaking'
-      if (hide) {
-        hidden.add(change.tool)
-        if (change.renamedTo !== undefined) hidden.add(change.renamedTo)
-      }
-      this.#emit({
-        type: 'drift',
-        upstream: upstream.name,
-        tool: change.tool,
-        message: change.message,
-        hidden: hide,
-      })
-    }
-    return hidden
-  }
-
-  #addTool(upstream: Upstream, name: string, tool: Tool): void {
-    const original = tool.name
-    this.registry.tool({
-      ...tool,
-      name,
-      passthrough: true,
-      // A tool the upstream runs as a task (2025-11-25 `execution.taskSupport`) is offered as one
-      // here too: a 2026 client that follows tasks gets a handle at once, the gateway follows the
-      // upstream's task, and with a shared store any instance answers `tasks/get`. Other clients
-      // get the result in the request, as before (the gateway follows the upstream task either way).
-      ...(runsAsTask(tool) ? { taskSupport: 'optional' as const } : {}),
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-      outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
-      handler: (args, context) =>
-        relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
-          session.callTool(original, args, options),
-        ),
-    })
-  }
-
-  #addResource(upstream: Upstream, resource: Discovery['resources'][number]): void {
-    this.registry.resource({
-      ...(resource as { uri: string; name: string }),
-      read: (uri, context) => this.#read(upstream, uri, context),
-      subscribe: (uri) => this.#subscribe(upstream, uri),
-    })
-  }
-
-  #addTemplate(upstream: Upstream, template: Discovery['resourceTemplates'][number]): void {
-    this.registry.resourceTemplate({
-      ...(template as { uriTemplate: string; name: string }),
-      read: (uri, _variables, context) => this.#read(upstream, uri, context),
-      subscribe: (uri) => this.#subscribe(upstream, uri),
-    })
-  }
-
-  #addPrompt(upstream: Upstream, name: string, prompt: Discovery['prompts'][number]): void {
-    const original = prompt.name
-    this.registry.prompt({
-      ...(prompt as { name: string }),
-      name,
-      get: (args, context) =>
-        relay(upstream, `prompts/get ${original}`, args, context, (session, options) =>
-          session.getPrompt(original, args, options),
-        ),
-    })
-  }
-
-  #read(upstream: Upstream, uri: string, context: Parameters<typeof relay>[3]): Promise<ResourceOutput> {
-    return relay(upstream, `resources/read ${uri}`, { uri }, context, (session, options) =>
-      session.readResource(uri, options),
-    )
-  }
-
-  /** A client follows a resource: follow it upstream, and pass its updates on. */
-  #subscribe(upstream: Upstream, uri: string): () => void {
-    let stop: (() => void) | undefined
-    let stopped = false
-    void upstream
-      .watchResource(uri, () => this.registry.resourceUpdated(uri))
-      .then((unwatch) => {
-        if (stopped) unwatch()
-        else stop = unwatch
-      })
-      .catch(() => {})
-    return () => {
-      stopped = true
-      stop?.()
-    }
-  }
+  /**
+   * Where a read or subscription of `uri` goes: its owner, whichever upstream's entry the registry
+   * matched (a more specific template of a later upstream never takes it); else the match's.
+   */
+  readonly #route: Route = (matched, uri) => this.#uriOwners.ownerOf(uri) ?? matched
 }
 
-/** True when the upstream declares that the tool runs as a task (`optional` or `required`). */
-function runsAsTask(tool: Tool): boolean {
-  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport
-  return support === 'optional' || support === 'required'
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index])
 }

@@ -4,7 +4,8 @@
 // VS Code's `${input:…}` prompts cannot be answered by a gateway and are refused by name.
 // Optional keys per entry, ignored by the clients: `prefix`, `tools`, `resources`, `prompts`
 // filters (null, [] or names and globs), and `oauth` for an HTTP entry (`clientId`,
-// `clientSecret`, `scope`, `grant`; Claude Code's files name the client the same way). An entry
+// `clientSecret`, `scope`, `grant`, `issuer`: the authorization server the secret belongs to;
+// Claude Code's files name the client the same way). An entry
 // with `openapi` is a REST API, not a server: see config-apis.ts.
 
 import { readFileSync } from 'node:fs'
@@ -44,7 +45,7 @@ function oauthOf(value: unknown, file: string, entry: string): UpstreamOAuth | u
     throw new ConfigError(`${where} must be an object`)
   const oauth: Record<string, string> = {}
   for (const [key, item] of Object.entries(value)) {
-    if (!['clientId', 'clientSecret', 'scope', 'grant'].includes(key)) continue // e.g. Claude Code's callbackPort
+    if (!['clientId', 'clientSecret', 'scope', 'grant', 'issuer'].includes(key)) continue // e.g. Claude Code's callbackPort
     if (typeof item !== 'string') throw new ConfigError(`${where}.${key} must be a string`)
     oauth[key] = item
   }
@@ -54,7 +55,17 @@ function oauthOf(value: unknown, file: string, entry: string): UpstreamOAuth | u
     oauth.grant === 'client_credentials' || (oauth.grant === undefined && oauth.clientSecret)
   if (credentials && (oauth.clientId === undefined || oauth.clientSecret === undefined))
     throw new ConfigError(`${where}: the client_credentials grant needs a clientId and a clientSecret`)
+  if (oauth.issuer !== undefined && !isHttpUrl(oauth.issuer))
+    throw new ConfigError(`${where}.issuer must be the authorization server's issuer URL (https://…)`)
   return oauth as UpstreamOAuth
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['https:', 'http:'].includes(new URL(text).protocol)
+  } catch {
+    return false
+  }
 }
 
 /** `${env:NAME}` → `${NAME}`; `${input:…}` is refused. */

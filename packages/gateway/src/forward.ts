@@ -1,9 +1,10 @@
 // Relaying one call from a gateway's client to an upstream: cancellation (the client's signal
 // becomes the upstream call's), progress and log messages back to the client, the upstream's
 // questions (elicitation, sampling, roots) to the client and the answers back, errors with the
-// upstream's JSON-RPC code, and the trace fields (which upstream, how long it took). The call
-// carries its own question handler and log sink to the upstream session, so whatever the upstream
-// ties to the call reaches this client and no other (the rest: callers.ts).
+// upstream's JSON-RPC code (error text and progress messages cleaned as descriptions are), and
+// the trace fields (which upstream, how long it took). The call carries its own question handler
+// and log sink to the upstream session, so whatever the upstream ties to the call reaches this
+// client and no other (the rest: callers.ts, by `callerKey`).
 //
 // Questions across eras: a 2025 client is asked at once (a server-to-client request). A 2026
 // client is asked by ending the round with `input_required`; the upstream call meanwhile stays
@@ -19,6 +20,7 @@ import { type CallOptions, ClientError, type InputHandler, type Session } from '
 import type { HandlerContext, InputRequest } from '@mcp-kit/server'
 import { principalOf, RpcFailure } from '@mcp-kit/server'
 import type { Caller, Upstream } from './upstream.js'
+import { cleanText } from './upstream-text.js'
 
 const modernRevision = '2026-07-28'
 /** How long a parked upstream call waits for its client's retry. */
@@ -118,9 +120,21 @@ function parkedInput(call: ParkedCall): InputHandler {
   }
 }
 
+/**
+ * Who a call is for, in routing what an upstream sends (docs/architecture.md "Isolation"): its
+ * principal, and the client's session when it has one: a 2025-11-25 client's `Mcp-Session-Id`,
+ * or its stdio connection. So two clients of one static token are two callers. A 2026-07-28
+ * client has no session; its principal is all that tells its calls apart from others'.
+ */
+export function callerKey(context: HandlerContext): { key: string; session: boolean } {
+  const principal = principalOf(context.authInfo)
+  if (context.protocolVersion === modernRevision) return { key: principal, session: false }
+  return { key: `${principal} session:${context.sessionId ?? 'stdio'}`, session: true }
+}
+
 function callerFor(context: HandlerContext, input: InputHandler): Caller {
   return {
-    principal: principalOf(context.authInfo),
+    ...callerKey(context),
     input,
     log: (level, data, logger) => {
       void context.log(level as never, data, logger).catch(() => {})
@@ -128,12 +142,17 @@ function callerFor(context: HandlerContext, input: InputHandler): Caller {
   }
 }
 
-/** What a client sees when the upstream failed: the upstream's JSON-RPC error as it is, or a message naming it. */
+/**
+ * What a client sees when the upstream failed: the upstream's JSON-RPC error (its code and data as
+ * they are), or a message naming it; either way the text without what a terminal would obey or a
+ * reader would not see (upstream-text.ts), whatever the client is.
+ */
 export function relayError(upstream: Upstream, error: unknown): Error {
   if (ClientError.isInstance(error)) {
     const code = error.details?.rpcCode
-    if (typeof code === 'number') return new RpcFailure(code, error.message, { data: error.details?.rpcData })
-    return new Error(`upstream '${upstream.name}': ${error.message}`)
+    const message = cleanText(error.message)
+    if (typeof code === 'number') return new RpcFailure(code, message, { data: error.details?.rpcData })
+    return new Error(`upstream '${upstream.name}': ${message}`)
   }
   return error instanceof Error ? error : new Error(String(error))
 }
@@ -151,7 +170,8 @@ export async function relay<T>(
 ): Promise<T> {
   const started = performance.now()
   const onProgress: ProgressRelay = (progress) => {
-    void context.progress(progress.progress, progress.total, progress.message).catch(() => {})
+    const message = progress.message === undefined ? undefined : cleanText(progress.message)
+    void context.progress(progress.progress, progress.total, message).catch(() => {})
   }
   try {
     if (context.protocolVersion !== modernRevision) {

@@ -41,9 +41,11 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
       // A failing log sink must not break the gateway.
     }
   }
-  const catalog = new Catalog(registry, emit)
-  let starting = true
   const upstreams = new Map<string, Upstream>()
+  const order = new Map<Upstream, number>()
+  // Config order decides who owns overlapping resource URI spaces (uri-owners.ts).
+  const catalog = new Catalog(registry, emit, (upstream) => order.get(upstream) ?? order.size)
+  let starting = true
   for (const upstreamOptions of options.upstreams) {
     if (upstreams.has(upstreamOptions.name)) {
       throw new Error(`two upstreams are named '${upstreamOptions.name}': names must be unique`)
@@ -63,6 +65,7 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
       },
     })
     upstreams.set(upstreamOptions.name, upstream)
+    order.set(upstream, order.size)
   }
   // A call right after initialize may come before an upstream's tools do.
   const stopWaiting = registry.onMissingTool(

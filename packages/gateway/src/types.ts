@@ -39,6 +39,12 @@ export interface UpstreamOAuth {
   clientSecret?: string
   scope?: string
   grant?: 'authorization_code' | 'client_credentials'
+  /**
+   * The issuer of the authorization server the client is registered with: `clientSecret` goes
+   * there and nowhere else, whatever authorization server the upstream's metadata names. Without
+   * it, the first authorization server the secret is sent to is the only one it is sent to.
+   */
+  issuer?: string
 }
 
 export type UpstreamState = 'idle' | 'starting' | 'running' | 'restarting' | 'failed' | 'stopped'
@@ -80,9 +86,11 @@ export interface GatewayOptions {
    */
   idleStopMs?: number
   /**
-   * Sessions a 2025-11-25 upstream may have at once, one per principal in calls (default 32;
-   * for stdio, one process each): such upstreams keep state per session, so users never share
-   * one. The longest idle makes room; with all in calls, a new user's call is refused.
+   * Sessions a 2025-11-25 upstream may have at once, one per caller in calls (default 32; for
+   * stdio, one process each): such upstreams keep state per session, so callers never share one.
+   * A caller is a principal with its client's session: each 2025 client session is one, and a
+   * principal's 2026 calls (which have no session) together are one. The longest idle makes
+   * room; with all in calls, a new caller's call is refused.
    */
   maxUserSessions?: number
   /** Delay before the first restart after a crash, doubled each time up to `maxRestartDelayMs`. */

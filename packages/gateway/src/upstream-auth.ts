@@ -1,6 +1,7 @@
 // OAuth for a gateway's HTTP upstreams: each uses its own credentials, never a client's token —
 // the login stored for its URL (refreshed by the client package as it expires), or a
-// pre-registered client getting tokens for itself (client_credentials). No upstream ever gets an
+// pre-registered client getting tokens for itself (client_credentials), whose secret goes only to
+// its authorization server (`issuer`, else the first one it went to). No upstream ever gets an
 // authorizer, so a gateway never opens a browser: a login that is missing or over fails the
 // upstream with a message saying what to run.
 
@@ -22,6 +23,7 @@ export function withUpstreamAuth(upstream: UpstreamOptions, gateway: GatewayOpti
     grant,
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
+    issuer: settings.issuer,
     scope: settings.scope,
     loginHint: gateway.loginHint?.(upstream),
     authorizer: undefined,

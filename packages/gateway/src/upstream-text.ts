@@ -1,15 +1,32 @@
 // What an upstream says about its tools, prompts, resources and templates, made safe to pass on:
 // descriptions and titles (also of schema properties and prompt arguments) and resource display
 // names lose their control characters (escape sequences, BEL, NUL, DEL, C1 controls, carriage
-// returns), which a client printing them would obey and a model reading them need not see. Line
-// breaks and tabs stay. Names the clients call are made safe by naming.ts; URIs are kept exact.
+// returns), which a client printing them would obey, and their bidi and invisible format
+// characters, which hide or reorder text for the people who read it but not for the model
+// (unsafe-characters.ts). Line and paragraph separators become spaces; line feeds and tabs stay.
+// Names the clients call are made safe by naming.ts; URIs are kept exact.
 
 import type { Discovery } from './types.js'
+import {
+  bidiControls,
+  controls,
+  invisibleCharacters,
+  lineSeparators,
+  tagLeadSurrogate,
+  tagPairs,
+} from './unsafe-characters.js'
 
-const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+// A quick scan (one class) finds most text clean; only the rest is rewritten.
+const unsafe = new RegExp(
+  `[${controls}${bidiControls}${invisibleCharacters}${lineSeparators}${tagLeadSurrogate}]`,
+)
+const removed = new RegExp(`[${controls}${bidiControls}${invisibleCharacters}]|${tagPairs}`, 'g')
+const separators = new RegExp(`[${lineSeparators}]`, 'g')
 
-export function withoutControls(text: string): string {
-  return text.replace(controls, '')
+/** `text` without the characters a person reading it would not see, or a terminal would obey. */
+export function cleanText(text: string): string {
+  if (!unsafe.test(text)) return text
+  return text.replace(removed, '').replace(separators, ' ')
 }
 
 type Described = Record<string, unknown>
@@ -19,7 +36,7 @@ function cleaned<T>(item: T, keys: readonly string[]): T {
   const copy = { ...(item as Described) }
   for (const key of keys) {
     const value = copy[key]
-    if (typeof value === 'string') copy[key] = withoutControls(value)
+    if (typeof value === 'string') copy[key] = cleanText(value)
   }
   return copy as T
 }
@@ -33,8 +50,7 @@ export function cleanSchema(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema
   const copy: Described = {}
   for (const [key, value] of Object.entries(schema)) {
-    if ((key === 'description' || key === 'title') && typeof value === 'string')
-      copy[key] = withoutControls(value)
+    if ((key === 'description' || key === 'title') && typeof value === 'string') copy[key] = cleanText(value)
     else copy[key] = dataKeywords.has(key) ? value : cleanSchema(value)
   }
   return copy

@@ -1,7 +1,7 @@
 // One upstream server of a gateway: a client session started on first use (or at once), its
 // discovery, and its life — list changes and cache hints refresh it (upstream-lists.ts), a crash
 // restarts it with backoff while the other upstreams keep serving, idleness may stop it, and a 2025
-// HTTP server that forgot its session is reconnected. A 2025 upstream serves each principal on a
+// HTTP server that forgot its session is reconnected. A 2025 upstream serves each caller on a
 // session of its own (user-sessions.ts), and what no call is named in goes by callers.ts. Stdio
 // upstreams are client sessions, so the client package's process-group hygiene (and its
 // watchdog) keeps them from outliving the gateway.
@@ -25,7 +25,7 @@ export type { Caller }
 export interface UpstreamRuntime {
   connect: ConnectOptions
   idleStopMs: number | undefined
-  /** Sessions per upstream that keeps state per session, one per principal in calls. */
+  /** Sessions per upstream that keeps state per session, one per caller in calls. */
   maxUserSessions: number
   restartDelayMs: number
   maxRestartDelayMs: number
@@ -94,7 +94,7 @@ export class Upstream {
   }
 
   /**
-   * Runs `work` with a session of the caller's principal, on behalf of `caller`. A 2025 HTTP
+   * Runs `work` with a session of the caller (its lane), on behalf of `caller`. A 2025 HTTP
    * upstream that lost its session (404) or an upstream that went away before answering is
    * reconnected and asked once more.
    */
@@ -104,7 +104,7 @@ export class Upstream {
     try {
       for (let attempt = 1; ; attempt++) {
         const running = { session: await this.session(), callers: this.#callers }
-        const lane = await this.#users.lane(caller.principal, running)
+        const lane = await this.#users.lane(caller.key, running)
         const leave = lane.callers.enter(caller)
         try {
           return await work(lane.session)
@@ -113,11 +113,11 @@ export class Upstream {
           // Only a new login helps: the upstream fails (reported, retried), as at its start.
           if (isLoginLost(error)) {
             if (shared) this.#lost(lane.session, error.message)
-            else this.#users.forget(caller.principal)
+            else this.#users.forget(caller.key)
           }
           if (attempt > 1 || !this.#lostBeforeAnswer(error, lane.session)) throw error
           if (shared) this.#forget(lane.session)
-          else this.#users.forget(caller.principal)
+          else this.#users.forget(caller.key)
         } finally {
           leave()
           lane.release()

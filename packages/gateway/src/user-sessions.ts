@@ -1,10 +1,11 @@
-// One upstream session per principal, for upstreams that keep state per session (2025-11-25:
+// One upstream session per caller, for upstreams that keep state per session (2025-11-25:
 // what a server remembers, its subscriptions and log level, and, over stdio, every question and
-// log message it sends without naming a call). The first principal to call takes the upstream's
-// running session (the one discovery started); each other principal's session starts on its
-// first call, stops after a while without calls, and serves no one else. At most `max` of those
-// are open per upstream: the longest idle one makes room, and with all busy a new user's call is
-// refused.
+// log message it sends without naming a call). A caller is a principal with its client's session
+// (callers.ts `Caller.key`), so two clients of one static token have a session each. The first
+// caller takes the upstream's running session (the one discovery started); each other caller's
+// session starts on its first call, stops after a while without calls, and serves no one else.
+// At most `max` of those are open per upstream: the longest idle one makes room, and with all
+// busy a new caller's call is refused.
 
 import { ClientError, type Session } from '@mcp-kit/client'
 import { Callers } from './callers.js'
@@ -42,7 +43,7 @@ export interface UserSessionsOptions {
 export class UserSessions {
   readonly #options: UserSessionsOptions
   readonly #entries = new Map<string, Entry>()
-  /** Which principal each running session of the upstream serves. */
+  /** Which caller each running session of the upstream serves. */
   readonly #owners = new WeakMap<Session, string>()
   #closed = false
 
@@ -55,21 +56,25 @@ export class UserSessions {
   }
 
   /**
-   * The lane for a principal's call: `running` (the upstream's session) when it is stateless
-   * (2026-07-28) or when it serves this principal (the first to call), else the principal's own.
+   * The lane for a caller's call: `running` (the upstream's session) when it is stateless
+   * (2026-07-28: it serves every caller, so what names no call on it reaches none of them) or
+   * when it serves this caller (the first to call), else the caller's own.
    */
-  async lane(principal: string, running: Lane): Promise<Borrowed> {
+  async lane(caller: string, running: Lane): Promise<Borrowed> {
     const session = running.session
-    if (session.era === 'modern') return { ...running, release() {} }
-    if (!this.#entries.has(principal) && !this.#owners.has(session)) this.#owners.set(session, principal)
-    if (this.#owners.get(session) === principal) return { ...running, release() {} }
-    const lane = await this.#acquire(principal)
-    return { ...lane, release: () => this.#release(principal) }
+    if (session.era === 'modern') {
+      running.callers.shareWithAll()
+      return { ...running, release() {} }
+    }
+    if (!this.#entries.has(caller) && !this.#owners.has(session)) this.#owners.set(session, caller)
+    if (this.#owners.get(session) === caller) return { ...running, release() {} }
+    const lane = await this.#acquire(caller)
+    return { ...lane, release: () => this.#release(caller) }
   }
 
-  async #acquire(principal: string): Promise<Lane> {
+  async #acquire(caller: string): Promise<Lane> {
     if (this.#closed) throw new ClientError('cancelled', 'the gateway is shutting down')
-    let entry = this.#entries.get(principal)
+    let entry = this.#entries.get(caller)
     if (entry === undefined) {
       this.#makeRoom()
       const callers = new Callers()
@@ -81,13 +86,13 @@ export class UserSessions {
         idleTimer: undefined,
       }
       entry = opened
-      this.#entries.set(principal, opened)
+      this.#entries.set(caller, opened)
       opened.session.then(
         (session) => {
-          void session.closed.then(() => this.#drop(principal, opened))
+          void session.closed.then(() => this.#drop(caller, opened))
           if (this.#closed) void session.close()
         },
-        () => this.#drop(principal, opened),
+        () => this.#drop(caller, opened),
       )
     }
     entry.active += 1
@@ -96,27 +101,27 @@ export class UserSessions {
     try {
       return { session: await entry.session, callers: entry.callers }
     } catch (error) {
-      this.#release(principal)
+      this.#release(caller)
       throw error
     }
   }
 
-  /** A call of `principal` is done: its session stops after the idle time without calls. */
-  #release(principal: string): void {
-    const entry = this.#entries.get(principal)
+  /** A call of `caller` is done: its session stops after the idle time without calls. */
+  #release(caller: string): void {
+    const entry = this.#entries.get(caller)
     if (entry === undefined) return
     entry.active = Math.max(0, entry.active - 1)
     if (entry.active > 0) return
     clearTimeout(entry.idleTimer)
-    entry.idleTimer = setTimeout(() => this.forget(principal), this.#options.idleMs)
+    entry.idleTimer = setTimeout(() => this.forget(caller), this.#options.idleMs)
     entry.idleTimer.unref()
   }
 
-  /** Closes the principal's session (it went away, or lost its upstream state). */
-  forget(principal: string): void {
-    const entry = this.#entries.get(principal)
+  /** Closes the caller's session (it went away, or lost its upstream state). */
+  forget(caller: string): void {
+    const entry = this.#entries.get(caller)
     if (entry === undefined) return
-    this.#drop(principal, entry)
+    this.#drop(caller, entry)
     void entry.session.then((session) => session.close()).catch(() => {})
   }
 
@@ -132,10 +137,10 @@ export class UserSessions {
     )
   }
 
-  #drop(principal: string, entry: Entry): void {
-    if (this.#entries.get(principal) !== entry) return
+  #drop(caller: string, entry: Entry): void {
+    if (this.#entries.get(caller) !== entry) return
     clearTimeout(entry.idleTimer)
-    this.#entries.delete(principal)
+    this.#entries.delete(caller)
   }
 
   #makeRoom(): void {
@@ -147,7 +152,7 @@ export class UserSessions {
     }
     if (idlest === undefined) {
       throw new Error(
-        `upstream '${this.#options.name}' has a session for each of ${this.#options.max} users in calls now; try again shortly`,
+        `upstream '${this.#options.name}' has a session for each of ${this.#options.max} callers in calls now; try again shortly`,
       )
     }
     this.forget(idlest[0])

@@ -86,12 +86,23 @@ test("an entry's oauth: its client for that upstream, ${NAME} from the environme
     mcpServers: {
       remote: {
         url: 'https://example.com/mcp',
-        oauth: { clientId: 'gw', clientSecret: '${SECRET}', scope: 'tools:read', callbackPort: 8080 },
+        oauth: {
+          clientId: 'gw',
+          clientSecret: '${SECRET}',
+          scope: 'tools:read',
+          issuer: 'https://auth.example.com',
+          callbackPort: 8080,
+        },
       },
     },
   })
   const [remote] = readGatewayConfig(file, { env: { SECRET: 's3' } }).upstreams
-  expect(remote?.oauth).toEqual({ clientId: 'gw', clientSecret: 's3', scope: 'tools:read' })
+  expect(remote?.oauth).toEqual({
+    clientId: 'gw',
+    clientSecret: 's3',
+    scope: 'tools:read',
+    issuer: 'https://auth.example.com',
+  })
   const refused: Array<[unknown, RegExp]> = [
     [{ url: 'https://example.com/mcp', oauth: 'gw' }, /'remote'\.oauth must be an object/],
     [
@@ -103,6 +114,13 @@ test("an entry's oauth: its client for that upstream, ${NAME} from the environme
       /needs a clientId and a clientSecret/,
     ],
     [{ command: 'node', oauth: { clientId: 'gw' } }, /'remote'\.oauth is for url entries/],
+    [
+      {
+        url: 'https://example.com/mcp',
+        oauth: { clientId: 'gw', clientSecret: 's', issuer: 'auth.example.com' },
+      },
+      /'remote'\.oauth\.issuer must be the authorization server's issuer URL/,
+    ],
   ]
   for (const [entry, message] of refused) {
     const bad = configFile({ mcpServers: { remote: entry } })

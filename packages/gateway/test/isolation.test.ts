@@ -10,14 +10,17 @@ import { fileURLToPath } from 'node:url'
 import type { ConnectOptions, ServerSpec } from '@mcp-kit/client'
 import { processRunning } from '@mcp-kit/client/internal'
 import { obtainToken, type RunningAuthServer, startAuthServer } from '@mcp-kit/fixtures/auth-server'
-import {
-  Client as ClientV2,
-  StreamableHTTPClientTransport as HttpTransportV2,
-} from '@modelcontextprotocol/client'
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import {
+  type Caller,
+  clients,
+  identities as identitiesOf,
+  nothingSeen,
+  type Opened,
+  pinAnswers,
+  type Seen,
+  token,
+} from './callers.js'
 import { eventually, marks, nodeServer, startGateway, startHttpUpstream, temporaryDir } from './helpers.js'
 
 const teller = fileURLToPath(new URL('./fixtures/teller.mjs', import.meta.url))
@@ -55,115 +58,22 @@ const upstreams: Record<string, () => Promise<UpstreamSetup>> = {
   }),
   "mcp-kit over HTTP (2026-07-28, questions in the call's result)": () =>
     httpUpstream(teller, { protocol: '2026-07-28' }),
+  "mcp-kit over stdio (2026-07-28, questions in the call's result)": async () => ({
+    server: nodeServer(teller),
+    connect: { protocol: '2026-07-28' },
+  }),
 }
 
-/** What one caller saw. */
-interface Seen {
-  questions: string[]
-  logs: string[]
-}
-
-interface Caller {
-  who: string
-  pin: string
-  headers: Record<string, string>
-}
-
-type Identities = (gatewayUrl: string) => Promise<[Caller, Caller]>
-
-const token = 'static-token-for-the-isolation-tests'
-
-const identities: Record<string, { serve: () => Record<string, unknown>; callers: Identities }> = {
-  'two OAuth users': {
-    serve: () => ({ auth: { issuer: authServer.issuer } }),
-    callers: async (url) => {
-      const [alice, bob] = await Promise.all(
-        ['alice', 'bob'].map((login) => obtainToken(authServer.issuer, { resource: url, login })),
-      )
-      return [
-        { who: 'alice', pin: '1111', headers: { authorization: `Bearer ${alice?.access_token}` } },
-        { who: 'bob', pin: '2222', headers: { authorization: `Bearer ${bob?.access_token}` } },
-      ]
-    },
-  },
-  'two clients of one static token': {
-    serve: () => ({ token }),
-    callers: async () => [
-      { who: 'alice', pin: '1111', headers: { authorization: `Bearer ${token}` } },
-      { who: 'bob', pin: '2222', headers: { authorization: `Bearer ${token}` } },
-    ],
-  },
-}
-
-interface Opened {
-  call(who: string): Promise<string>
-  close(): Promise<void>
-}
-
-type Answer = (message: string) => Promise<Record<string, unknown>>
-
-/** Clients of both eras; `answer` answers each elicitation, `seen` records questions and logs. */
-const clients: Record<
-  string,
-  (url: string, headers: Record<string, string>, seen: Seen, answer: Answer) => Promise<Opened>
-> = {
-  'SDK v1 clients (2025-11-25 sessions)': async (url, headers, seen, answer) => {
-    const client = new ClientV1({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: {} } })
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      seen.questions.push(request.params.message)
-      return (await answer(request.params.message)) as never
-    })
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      seen.logs.push(String(notification.params.data))
-    })
-    await client.connect(new HttpTransportV1(new URL(url), { requestInit: { headers } }))
-    return {
-      call: async (who) => text(await client.callTool({ name: 'bank__pin', arguments: { who } })),
-      close: () => client.close(),
-    }
-  },
-  'SDK v2 clients (2026-07-28 calls)': async (url, headers, seen, answer) => {
-    const client = new ClientV2(
-      { name: 'v2', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
-    )
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const message = (request.params as { message: string }).message
-      seen.questions.push(message)
-      return (await answer(message)) as never
-    })
-    client.setNotificationHandler('notifications/message', (notification) => {
-      seen.logs.push(String(notification.params.data))
-    })
-    await client.connect(new HttpTransportV2(new URL(url), { requestInit: { headers } }))
-    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28')
-    return {
-      call: async (who) => text(await client.callTool({ name: 'bank__pin', arguments: { who } })),
-      close: () => client.close(),
-    }
-  },
-}
-
-function text(result: unknown): string {
-  const content = (result as { content?: Array<{ text?: string }> }).content ?? []
-  return content.map((item) => item.text ?? '').join('')
-}
-
-/** Answers hold until both callers were asked (or 5 s passed), so that both calls are in flight. */
-function pinAnswers(pin: string, asked: { count: number }): Answer {
-  return async () => {
-    asked.count += 1
-    await eventually(() => asked.count >= 2, 5000).catch(() => {})
-    return { action: 'accept', content: { pin } }
-  }
-}
+const identities = identitiesOf(() => authServer)
 
 describe("each caller gets its own calls' questions and logs, and its answers reach its own calls", () => {
   for (const [upstreamLabel, upstream] of Object.entries(upstreams)) {
     for (const [identityLabel, identity] of Object.entries(identities)) {
-      // One principal's two calls on a session that says nothing about its questions: refused (below).
-      if (identityLabel.includes('static') && upstreamLabel.includes('stdio')) continue
       for (const [clientLabel, open] of Object.entries(clients)) {
+        // 2026 clients have no session: those of one token are one caller, and its two calls on
+        // a session that says nothing about its questions are refused (below).
+        const oneCaller = identityLabel.includes('static') && clientLabel.includes('v2')
+        if (oneCaller && upstreamLabel.includes('stdio (2025')) continue
         test(`${upstreamLabel}; ${identityLabel}; ${clientLabel}`, async () => {
           const setup = await upstream()
           const { url } = await startGateway(
@@ -172,7 +82,7 @@ describe("each caller gets its own calls' questions and logs, and its answers re
           )
           const callers = await identity.callers(url)
           const asked = { count: 0 }
-          const seen: Seen[] = callers.map(() => ({ questions: [], logs: [] }))
+          const seen: Seen[] = callers.map(nothingSeen)
           const opened = await Promise.all(
             callers.map((caller, index) =>
               open(url, caller.headers, seen[index] as Seen, pinAnswers(caller.pin, asked)),
@@ -205,44 +115,57 @@ describe("each caller gets its own calls' questions and logs, and its answers re
 })
 
 describe('where the caller cannot be known, the question is refused', () => {
-  test('one principal, two calls at once on a stdio 2025 upstream: both questions refused; one call alone is asked', async () => {
-    const { url } = await startGateway(
-      {
-        upstreams: [
-          {
-            name: 'bank',
-            server: { ...nodeServer(teller), env: { TELLER_TOGETHER: '2' } },
-            connect: { protocol: '2025-11-25' },
-          },
-        ],
-      },
-      { token },
-    )
-    const headers = { authorization: `Bearer ${token}` }
-    const asked = { count: 0 }
-    const seen: Seen[] = [
-      { questions: [], logs: [] },
-      { questions: [], logs: [] },
-    ]
-    const open = clients['SDK v1 clients (2025-11-25 sessions)'] as (typeof clients)[string]
-    const alice = await open(url, headers, seen[0] as Seen, pinAnswers('1111', asked))
-    const bob = await open(url, headers, seen[1] as Seen, pinAnswers('2222', asked))
-    try {
-      const [first, second] = await Promise.all([alice.call('alice'), bob.call('bob')])
-      for (const result of [first, second]) expect(result).toMatch(/gateway cannot tell which call/)
-      expect(seen.flatMap((one) => one.questions)).toEqual([])
-      // Alone, the call is the only one that can have asked.
-      asked.count = 1
-      expect(await alice.call('alice')).toBe('PIN for alice: 1111')
-      expect(seen[0]?.questions).toEqual(['Enter the bank PIN for alice'])
-    } finally {
-      await alice.close()
-      await bob.close()
-    }
-  })
+  // One caller, two calls at once on a session that says nothing about its questions: which
+  // call asked cannot be told. A 2026 client has no session, so two of them with one token are
+  // one caller; a 2025 client's session is a caller of its own (the matrix above).
+  const v1 = clients['SDK v1 clients (2025-11-25 sessions)'] as (typeof clients)[string]
+  const v2 = clients['SDK v2 clients (2026-07-28 calls)'] as (typeof clients)[string]
+  const cases: Record<string, (url: string, seen: Seen[], asked: { count: number }) => Promise<Opened[]>> = {
+    'one SDK v1 client (one session) calling twice at once': async (url, seen, asked) => {
+      const one = await v1(url, headers, seen[0] as Seen, pinAnswers('1111', asked))
+      return [one, one]
+    },
+    'two SDK v2 clients of one static token (no sessions: one caller)': (url, seen, asked) =>
+      Promise.all([
+        v2(url, headers, seen[0] as Seen, pinAnswers('1111', asked)),
+        v2(url, headers, seen[1] as Seen, pinAnswers('2222', asked)),
+      ]),
+  }
+  const headers = { authorization: `Bearer ${token}` }
+  for (const [label, open] of Object.entries(cases)) {
+    test(`${label}, on a stdio 2025 upstream: both questions refused; one call alone is asked`, async () => {
+      const { url } = await startGateway(
+        {
+          upstreams: [
+            {
+              name: 'bank',
+              server: { ...nodeServer(teller), env: { TELLER_TOGETHER: '2' } },
+              connect: { protocol: '2025-11-25' },
+            },
+          ],
+        },
+        { token },
+      )
+      const asked = { count: 0 }
+      const seen: Seen[] = [nothingSeen(), nothingSeen()]
+      const [alice, bob] = (await open(url, seen, asked)) as [Opened, Opened]
+      try {
+        const [first, second] = await Promise.all([alice.call('alice'), bob.call('bob')])
+        for (const result of [first, second]) expect(result).toMatch(/gateway cannot tell which call/)
+        expect(seen.flatMap((one) => one.questions)).toEqual([])
+        // Alone, the call is the only one that can have asked.
+        asked.count = 1
+        expect(await alice.call('alice')).toBe('PIN for alice: 1111')
+        expect(seen[0]?.questions).toEqual(['Enter the bank PIN for alice'])
+      } finally {
+        await alice.close()
+        if (bob !== alice) await bob.close()
+      }
+    })
+  }
 })
 
-describe('a 2025 upstream keeps a session per user', () => {
+describe('a 2025 upstream keeps a session per caller', () => {
   test('each user calls a stdio upstream of its own; the longest idle makes room past maxUserSessions; none outlives the gateway', async () => {
     const markFile = join(temporaryDir(), 'marks')
     const running = await startGateway(
@@ -271,7 +194,7 @@ describe('a 2025 upstream keeps a session per user', () => {
     try {
       for (const [index, login] of ['alice', 'bob', 'carol'].entries()) {
         const headers = { authorization: `Bearer ${tokens[index]?.access_token}` }
-        const client = await open(running.url, headers, { questions: [], logs: [] }, async () => ({
+        const client = await open(running.url, headers, nothingSeen(), async () => ({
           action: 'accept',
           content: { pin: login },
         }))

@@ -1,26 +1,43 @@
 // The one sanitizer for text the CLI writes for people. A server controls many strings we print
 // (its name, instructions, tool descriptions, error messages, stderr, progress messages); written
 // as they are, their control characters would drive the terminal: clear the screen, retitle the
-// window, fake output with a carriage return, or set the clipboard (OSC 52). Here every such
-// character becomes visible text (`\x1b`, `\u009b`) that a terminal prints instead of obeying.
+// window, fake output with a carriage return, or set the clipboard (OSC 52). Others would hide or
+// reorder what a person reads ("Trojan Source"), though a model reads them all. Here every such
+// character becomes visible text (`\x1b`, `\u009b`, `\u{e0041}`) that a terminal prints instead
+// of obeying or hiding.
 //
-// Escaped: C0 controls (tab and newline only where the layout keeps them), DEL, C1 controls
-// (U+0080–U+009F: U+009B is a one-character CSI on some terminals), lone surrogates, and the bidi
-// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder what is shown
-// ("Trojan Source"). Backslashes stay as they are: a server spelling `\x1b` out itself fools no
-// terminal, and Windows paths and regexes in descriptions keep reading normally.
+// Escaped (the classes of unsafe-characters.ts): C0 controls (tab and newline only where the
+// layout keeps them), DEL, C1 controls (U+0080–U+009F: U+009B is a one-character CSI on some
+// terminals), bidi controls (embeddings, overrides, isolates, the directional marks), invisible
+// format characters (zero-width space and joiners, word joiner, soft hyphen, byte order mark…),
+// line and paragraph separators, tag characters (U+E0000–U+E007F) and lone surrogates.
+// Backslashes stay as they are: a server spelling `\x1b` out itself fools no terminal, and Windows
+// paths and regexes in descriptions keep reading normally.
 //
 // Machine output (NDJSON records, --format json, --raw) never goes through the text sanitizers:
 // it stays byte-exact on pipes, and on a terminal `jsonForTerminal` only swaps the characters JSON
 // leaves raw for JSON escapes, so the values read back unchanged.
 
+import {
+  bidiControls,
+  controls,
+  invisibleCharacters,
+  layoutControls,
+  lineSeparators,
+  tagCodePoints,
+  tagLeadSurrogate,
+  tagPairs,
+} from './unsafe-characters.js'
+
+const hiding = `${bidiControls}${invisibleCharacters}${lineSeparators}`
 // The fast path is two cheap scans (no `u` flag, and V8's native well-formedness check), so a
 // string with nothing to escape costs little more than its length and comes back as it is.
-const controlsInLine = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
-const controlsInText = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
+// (A tag character's high surrogate is in the class: a false alarm only takes the slow path.)
+const controlsInLine = new RegExp(`[${controls}${layoutControls}${hiding}${tagLeadSurrogate}]`)
+const controlsInText = new RegExp(`[${controls}${hiding}${tagLeadSurrogate}]`)
 // With the `u` flag a surrogate pair is one code point, so \p{Cs} matches lone surrogates only.
-const unsafeInLine = new RegExp(`${controlsInLine.source}|\\p{Cs}`, 'gu')
-const unsafeInText = new RegExp(`${controlsInText.source}|\\p{Cs}`, 'gu')
+const unsafeInLine = new RegExp(`[${controls}${layoutControls}${hiding}${tagCodePoints}]|\\p{Cs}`, 'gu')
+const unsafeInText = new RegExp(`[${controls}${hiding}${tagCodePoints}]|\\p{Cs}`, 'gu')
 
 /** Node 20 has String.prototype.isWellFormed; the ES2023 typings do not know it yet. */
 function wellFormed(text: string): boolean {
@@ -29,13 +46,14 @@ function wellFormed(text: string): boolean {
 
 const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
-/** The visible form of one unsafe character: `\x1b` below U+0080, `\u009b` and up otherwise. */
+/** The visible form of one unsafe character: `\x1b` below U+0080, `\u009b` up to U+FFFF, `\u{e0041}` beyond. */
 function escapeCharacter(character: string): string {
   const known = named[character]
   if (known !== undefined) return known
-  const code = character.charCodeAt(0)
+  const code = character.codePointAt(0) as number
   // C1 controls are shown as \u00XX: `\x9b` would read like a byte of some encoding.
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+  if (code < 0x80) return `\\x${code.toString(16).padStart(2, '0')}`
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`
 }
 
 /** `text` safe for a terminal, keeping newlines and tabs (messages, server stderr lines). */
@@ -82,19 +100,25 @@ export function firstLine(text: string): string {
   return sanitizeLine(newline === -1 ? text : text.slice(0, newline))
 }
 
-/** Characters a JSON text may carry raw that a terminal could act on (JSON.stringify escapes C0). */
-const terminalUnsafeInJson = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
-const terminalUnsafeInJsonGlobal = new RegExp(terminalUnsafeInJson.source, 'g')
+/**
+ * Characters a JSON text may carry raw that a terminal could act on or a person would not see
+ * (JSON.stringify escapes C0 and lone surrogates).
+ */
+const terminalUnsafeInJson = new RegExp(`[${controls}${hiding}${tagLeadSurrogate}]`)
+const terminalUnsafeInJsonGlobal = new RegExp(`[${controls}${hiding}]|${tagPairs}`, 'g')
 
 /**
  * JSON text (from JSON.stringify) for a terminal: the few characters JSON leaves raw that a
- * terminal could act on become `\u…` escapes. The value is unchanged (JSON.parse gives back the
- * same strings); only what the terminal sees differs. Pipes and files get the bytes unchanged.
+ * terminal could act on, or that hide text, become `\u…` escapes (a tag character as its two
+ * UTF-16 halves). The value is unchanged (JSON.parse gives back the same strings); only what the
+ * terminal sees differs. Pipes and files get the bytes unchanged.
  */
 export function jsonForTerminal(json: string): string {
   if (!terminalUnsafeInJson.test(json)) return json
-  return json.replace(
-    terminalUnsafeInJsonGlobal,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
+  return json.replace(terminalUnsafeInJsonGlobal, (found) => {
+    let escaped = ''
+    for (let index = 0; index < found.length; index++)
+      escaped += `\\u${found.charCodeAt(index).toString(16).padStart(4, '0')}`
+    return escaped
+  })
 }

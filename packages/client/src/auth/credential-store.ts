@@ -40,7 +40,9 @@ export interface TokenEntry {
 
 /**
  * What the credentials file holds: client registrations keyed by authorization server (issuer),
- * and tokens keyed by MCP server URL, each stamped with the issuer that granted them.
+ * and tokens keyed by MCP server URL, each stamped with the issuer that granted them. Under
+ * `pre-registered:<client_id>` is the authorization server (`issuer`) a pre-registered client's
+ * secret was first sent to, which it is sent to alone.
  */
 export interface CredentialData {
   version: 1

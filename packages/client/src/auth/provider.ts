@@ -10,6 +10,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
+import { ClientError } from '../errors.js'
 import type { CredentialStore, StoredClient } from './credential-store.js'
 
 /** The browser part of a login: where the authorization server sends the user back, and what it sent. */
@@ -28,6 +29,13 @@ export interface OAuthSettings {
   /** A pre-registered client: no registration happens. */
   clientId?: string | undefined
   clientSecret?: string | undefined
+  /**
+   * The issuer of the authorization server `clientSecret` belongs to: the secret is never sent
+   * to another, whatever authorization server the MCP server's metadata names (`auth_required`,
+   * `details.reason` `issuer`). Without it, the first authorization server the secret goes to is
+   * remembered in the store and the secret goes to no other.
+   */
+  issuer?: string | undefined
   /** An HTTPS URL of a Client ID Metadata Document, used as client_id where the server supports it. */
   clientMetadataUrl?: string | undefined
   /** Scopes to ask for (default: the server's challenge, then its scopes_supported). */
@@ -45,6 +53,14 @@ export interface OAuthSettings {
 }
 
 const placeholderRedirect = 'http://127.0.0.1/callback'
+
+/** The store key under which a pre-registered client's authorization server is remembered. */
+const pinnedPrefix = 'pre-registered:'
+
+/** One issuer identifier, with or without a trailing slash (as the SDK compares them). */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, '') === b.replace(/\/$/, '')
+}
 
 /** The key a server's login is stored under: its URL without the fragment. */
 export function serverKey(url: string | URL): string {
@@ -157,9 +173,12 @@ export class StoreProvider implements OAuthClientProvider {
   clientInformation(context?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     const { clientId, clientSecret } = this.#settings
     if (clientId !== undefined) {
+      // The SDK sends what this returns to the authorization server it resolved (`context.issuer`).
+      const issuer = clientSecret === undefined ? undefined : this.#secretIssuer(clientId, context?.issuer)
       return {
         client_id: clientId,
         ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+        ...(issuer === undefined ? {} : { issuer }),
       } as StoredOAuthClientInformation
     }
     const stored = this.#settings.store.read().clients[context?.issuer ?? '']
@@ -169,6 +188,30 @@ export class StoreProvider implements OAuthClientProvider {
     if (this.#redirectUrl !== undefined && Array.isArray(uris) && !uris.includes(this.#redirectUrl))
       return undefined
     return stored as unknown as StoredOAuthClientInformation
+  }
+
+  /**
+   * The authorization server the pre-registered client's secret belongs to: the configured
+   * `issuer`, else the first one it was given to (remembered in the store, keyed by the client
+   * id). A secret about to go to another one is refused.
+   */
+  #secretIssuer(clientId: string, current: string | undefined): string | undefined {
+    const key = `${pinnedPrefix}${clientId}`
+    const pinned = this.#settings.issuer ?? this.#settings.store.read().clients[key]?.issuer
+    if (current === undefined) return typeof pinned === 'string' ? pinned : undefined
+    if (typeof pinned !== 'string') {
+      this.#settings.store.update((data) => {
+        data.clients[key] = { client_id: clientId, issuer: current }
+      })
+      return current
+    }
+    if (sameIssuer(pinned, current)) return pinned
+    const why = this.#settings.issuer === undefined ? 'the first one it was sent to' : 'its configured issuer'
+    throw new ClientError(
+      'auth_required',
+      `${this.#server} names the authorization server ${current}, but the secret of client '${clientId}' belongs to ${pinned} (${why}): it is not sent there`,
+      { details: { server: this.#server, reason: 'issuer', issuer: current, expectedIssuer: pinned } },
+    )
   }
 
   saveClientInformation(

@@ -1,0 +1,104 @@
+// The registry entries through which clients reach an upstream: a tool or prompt relayed under its
+// gateway name, and a resource or template whose reads and subscriptions go to the upstream that
+// `route` picks for the URI (its owner: catalog.ts, uri-owners.ts).
+
+import type { Tool } from '@mcp-kit/client'
+import type { HandlerContext, ResourceOutput, ToolRegistry } from '@mcp-kit/server'
+import { relay } from './forward.js'
+import type { Discovery } from './types.js'
+import type { Upstream } from './upstream.js'
+
+/** Picks the upstream a read of `uri` goes to, given the one whose entry matched it. */
+export type Route = (matched: Upstream, uri: string) => Upstream
+
+export function addRelayedTool(registry: ToolRegistry, upstream: Upstream, name: string, tool: Tool): void {
+  const original = tool.name
+  registry.tool({
+    ...tool,
+    name,
+    passthrough: true,
+    // A tool the upstream runs as a task (2025-11-25 `execution.taskSupport`) is offered as one
+    // here too: a 2026 client that follows tasks gets a handle at once, the gateway follows the
+    // upstream's task, and with a shared store any instance answers `tasks/get`. Other clients
+    // get the result in the request, as before (the gateway follows the upstream task either way).
+    ...(runsAsTask(tool) ? { taskSupport: 'optional' as const } : {}),
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
+    handler: (args, context) =>
+      relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
+        session.callTool(original, args, options),
+      ),
+  })
+}
+
+export function addRelayedPrompt(
+  registry: ToolRegistry,
+  upstream: Upstream,
+  name: string,
+  prompt: Discovery['prompts'][number],
+): void {
+  const original = prompt.name
+  registry.prompt({
+    ...(prompt as { name: string }),
+    name,
+    get: (args, context) =>
+      relay(upstream, `prompts/get ${original}`, args, context, (session, options) =>
+        session.getPrompt(original, args, options),
+      ),
+  })
+}
+
+export function addRelayedResource(
+  registry: ToolRegistry,
+  upstream: Upstream,
+  resource: Discovery['resources'][number],
+  route: Route,
+): void {
+  registry.resource({
+    ...(resource as { uri: string; name: string }),
+    read: (uri, context) => read(route(upstream, uri), uri, context),
+    subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
+  })
+}
+
+export function addRelayedTemplate(
+  registry: ToolRegistry,
+  upstream: Upstream,
+  template: Discovery['resourceTemplates'][number],
+  route: Route,
+): void {
+  registry.resourceTemplate({
+    ...(template as { uriTemplate: string; name: string }),
+    read: (uri, _variables, context) => read(route(upstream, uri), uri, context),
+    subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
+  })
+}
+
+function read(upstream: Upstream, uri: string, context: HandlerContext): Promise<ResourceOutput> {
+  return relay(upstream, `resources/read ${uri}`, { uri }, context, (session, options) =>
+    session.readResource(uri, options),
+  )
+}
+
+/** A client follows a resource: follow it upstream, and pass its updates on. */
+function subscribe(registry: ToolRegistry, upstream: Upstream, uri: string): () => void {
+  let stop: (() => void) | undefined
+  let stopped = false
+  void upstream
+    .watchResource(uri, () => registry.resourceUpdated(uri))
+    .then((unwatch) => {
+      if (stopped) unwatch()
+      else stop = unwatch
+    })
+    .catch(() => {})
+  return () => {
+    stopped = true
+    stop?.()
+  }
+}
+
+/** True when the upstream declares that the tool runs as a task (`optional` or `required`). */
+function runsAsTask(tool: Tool): boolean {
+  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport
+  return support === 'optional' || support === 'required'
+}
