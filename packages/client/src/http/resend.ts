@@ -50,8 +50,6 @@ export interface ResendRule {
   /** What was sent (`tools/call`, `GET`), for messages. */
   what: string
   repeatable: boolean
-  /** Why a request that is not repeatable was not sent again (ends the message). */
-  notRepeatedBecause?: string | undefined
   onDiagnostic?: ((message: string) => void) | undefined
 }
 
@@ -90,9 +88,13 @@ function reason(error: unknown): string {
 
 function closedBeforeAnswer(error: unknown, rule: ResendRule, resent: boolean): ClientError {
   const closed = `the connection to ${rule.url.href} closed before an answer (${reason(error)})`
+  const call = rule.what === 'tools/call'
+  const why = call
+    ? 'a tool call is repeated only when the tool is annotated idempotentHint or readOnlyHint'
+    : 'it is not safe to repeat'
   const message = resent
     ? `${closed}, and again when sent once more on a new connection`
-    : `${closed}; the ${rule.what === 'tools/call' ? 'call' : 'request'} may or may not have run on the server. It was not sent again: ${rule.notRepeatedBecause ?? 'it is not safe to repeat'}`
+    : `${closed}; the ${call ? 'call' : 'request'} may or may not have run on the server. It was not sent again: ${why}`
   return new ClientError('connect_failed', message, {
     details: { reason: 'closed_before_answer', resent, errno: causeOf(error)?.code },
     cause: error,

@@ -159,10 +159,6 @@ export class HttpTransport implements MessageTransport {
         url: this.#url,
         what,
         repeatable,
-        notRepeatedBecause:
-          what === 'tools/call'
-            ? 'a tool call is repeated only when the tool is annotated idempotentHint or readOnlyHint'
-            : undefined,
         onDiagnostic: this.#options.onDiagnostic,
       })
     } catch (error) {
