@@ -11,7 +11,9 @@ import type { AddressInfo, Socket } from 'node:net'
 import { createHttpHandler, createToolRegistry } from '@mcp-kit/server'
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterEach, beforeEach, expect, test } from 'vitest'
+import { HttpTransport } from '../src/http/streamable-http.js'
 import { connect, memoryCredentialStore, noEraCache } from '../src/index.js'
+import { answerJson, eventually, startRawServer } from './raw-http.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -159,4 +161,38 @@ test('the metadata GET that meets a closed connection is sent again; token and r
     'POST /register',
     'POST /token',
   ])
+})
+
+test('the transport says when a login ends, so that the requests that waited on it get their full time again', async () => {
+  let refused = false
+  const server = await startRawServer((request, response) => {
+    if (!refused) {
+      refused = true
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{}')
+      return
+    }
+    answerJson(response, { jsonrpc: '2.0', id: request.json?.id, result: {} })
+  })
+  cleanups.push(() => server.close())
+  const said: string[] = []
+  const transport = new HttpTransport(new URL(server.url), {
+    fetch: nodeFetch,
+    auth: {
+      headers: async () => ({}),
+      async onUnauthorized() {
+        said.push(`login running: ${transport.authenticating()}`)
+        return true
+      },
+    },
+  })
+  transport.onauthenticated = () => said.push(`login over: ${transport.authenticating()}`)
+  transport.onmessage = (message) => said.push(`answer ${JSON.stringify(message)}`)
+  await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+  await eventually(() => expect(said).toHaveLength(3))
+  expect(said).toEqual([
+    'login running: true',
+    'login over: false',
+    'answer {"jsonrpc":"2.0","id":1,"result":{}}',
+  ])
+  await transport.close()
 })

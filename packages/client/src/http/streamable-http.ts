@@ -30,6 +30,8 @@ export class HttpTransport implements MessageTransport {
   onerror?: (error: Error) => void
   /** Fails one request (its stream broke, or a message was too large) without a JSON-RPC answer. */
   onrequestfailed?: (id: number | string, error: Error) => void
+  /** A login ended (the requests that waited on it get their full time again). */
+  onauthenticated?: () => void
   era: Era = 'legacy'
 
   readonly #url: URL
@@ -187,6 +189,7 @@ export class HttpTransport implements MessageTransport {
           retry = await this.#options.auth.onUnauthorized(response.status, response)
         } finally {
           this.#authenticating -= 1
+          if (this.#authenticating === 0) this.onauthenticated?.()
         }
         if (retry) {
           await response.body?.cancel().catch(() => {})

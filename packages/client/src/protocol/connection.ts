@@ -81,6 +81,14 @@ export class Connection {
       const pending = typeof id === 'number' ? this.#pending.get(id) : undefined
       if (pending !== undefined && this.#settle(id as number)) pending.reject(error)
     }
+    // A login took however long it took: what waited on it starts its time afresh.
+    transport.onauthenticated = () => {
+      for (const [id, pending] of this.#pending) {
+        if (pending.timer === undefined) continue
+        clearTimeout(pending.timer)
+        pending.timer = setTimeout(() => this.#timedOut(id), pending.timeoutMs)
+      }
+    }
   }
 
   get closed(): boolean {

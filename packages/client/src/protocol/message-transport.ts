@@ -30,6 +30,8 @@ export interface MessageTransport {
   abortRequest?: (id: number) => void
   /** True while the transport runs a login (OAuth): request timers wait for it. */
   authenticating?: () => boolean
+  /** Set by the Connection: a login ended; the requests waiting on it get their full time again. */
+  onauthenticated?: (() => void) | undefined
   /** Set by the Connection: a request failed in the transport (a broken stream, a message too large). */
   onrequestfailed?: ((id: number | string, error: Error) => void) | undefined
 }
