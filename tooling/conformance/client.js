@@ -115,17 +115,27 @@ const scenarios = {
   'sse-retry': exercise,
 }
 
+/** A GET whose pooled keep-alive connection closed before any answer (the server's idle close). */
+function dropped(error) {
+  return ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(error?.cause?.code)
+}
+
 /**
  * The browser of a login, headless: the suite's authorization server redirects at once, so
  * following the authorization URL by hand (without following the redirect) yields the callback —
- * what a user's browser would deliver to the loopback listener.
+ * what a user's browser would deliver to the loopback listener. Like a browser, it sends the GET
+ * once more when its reused connection turns out closed.
  */
 function headlessAuthorizer() {
   let callback = new URLSearchParams()
   return {
     prepare: async () => 'http://localhost:3000/callback',
     async open(url) {
-      const response = await fetch(url, { redirect: 'manual' })
+      const get = () => fetch(url, { redirect: 'manual' })
+      const response = await get().catch((error) => {
+        if (!dropped(error)) throw error
+        return get()
+      })
       const location = response.headers.get('location')
       if (location === null) throw new Error(`no redirect from ${url.origin}`)
       callback = new URL(location).searchParams

@@ -8,7 +8,8 @@
 // Exit code 0 only when nothing failed. It builds nothing: turbo builds mcp-kit first
 // (`pnpm conformance`). The counts also go to test-results.json in vitest's JSON shape, which
 // .ci/run sums. Arguments replace the runs: `node run.js --scenario ping --spec-version 2025-11-25`
-// (server), `node run.js client --scenario sse-retry --spec-version 2025-11-25` (client).
+// (server), `node run.js client --scenario sse-retry --spec-version 2025-11-25` (client);
+// `node run.js client` (or `server`) alone runs every run of that side.
 
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -134,10 +135,11 @@ function report(total) {
  * authorization server); on a 2-core machine some of them time out or see a half-started
  * server. A scenario that failed there runs again alone, and its counts are the alone run's:
  * a real defect fails both times and still counts, and the output names every scenario re-run.
+ * Not the OAuth scenarios (`auth/…`): a login must pass on its first run, beside the others.
  */
 async function rerunAlone(run, target, output, counts) {
   const failedScenarios = [...output.matchAll(/^✗ ([\w/.-]+): (\d+) passed, (\d+) failed/gm)].filter(
-    (match) => !baseline.has(match[1]),
+    (match) => !baseline.has(match[1]) && !match[1].startsWith('auth/'),
   )
   for (const [, scenario, passed, failed] of failedScenarios) {
     console.log(`\n### ${run.name}: ${scenario} failed beside the others; running it alone`)
@@ -160,8 +162,10 @@ async function rerunAlone(run, target, output, counts) {
 
 const custom = process.argv.slice(2)
 const customLeg = custom[0] === 'client' || custom[0] === 'server' ? custom[0] : 'server'
+// `node run.js client` (or `server`) alone: every run of that leg, as the full run has them.
+const legOnly = custom.length === 1 && custom[0] === customLeg
 const runs =
-  custom.length > 0
+  custom.length > 0 && !legOnly
     ? [
         {
           name: customLeg,
@@ -225,7 +229,7 @@ const runs =
             args: ['--scenario', scenario, '--spec-version', '2025-03-26', '--timeout', '90000'],
           }),
         ),
-      ]
+      ].filter((run) => !legOnly || run.leg === customLeg)
 
 const baseline = baselineScenarios()
 const total = { passed: 0, failed: 0, skipped: 0 }

@@ -2,7 +2,7 @@
 // must do besides asking (answer ping, refuse other server requests, survive odd messages).
 
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Connection } from '../src/protocol/connection.js'
 import { RpcError } from '../src/protocol/rpc-error.js'
 import { latestProtocolVersion, supportedProtocolVersions } from '../src/protocol/versions.js'
@@ -51,6 +51,49 @@ describe('Connection', () => {
         },
       },
     ])
+  })
+
+  it('a login does not count against the requests waiting on it: each gets its full time again once it ends', async () => {
+    vi.useFakeTimers()
+    try {
+      const peer = scriptedPeer()
+      let authenticating = false
+      const transport = Object.assign(peer.transport, {
+        authenticating: () => authenticating,
+        onauthenticated: undefined as (() => void) | undefined,
+      })
+      const connection = new Connection(transport as never)
+      const outcome = (promise: Promise<unknown>) => {
+        const seen: { result?: unknown; error?: unknown } = {}
+        promise.then(
+          (result) => (seen.result = result),
+          (error) => (seen.error = error),
+        )
+        return seen
+      }
+      const discover = outcome(connection.request('server/discover', {}, { timeoutMs: 1000 }))
+      // A login runs from 0 to 1.9 s: the request's time does not run out meanwhile.
+      authenticating = true
+      await vi.advanceTimersByTimeAsync(1900)
+      authenticating = false
+      transport.onauthenticated?.()
+      // 0.9 s after the login: before, the timer left over from the login had fired at 2 s.
+      await vi.advanceTimersByTimeAsync(900)
+      expect(discover).toEqual({})
+      peer.deliver({ jsonrpc: '2.0', id: (peer.sent[0] as { id: number }).id, result: { answered: true } })
+      await vi.advanceTimersByTimeAsync(0)
+      expect(discover).toEqual({ result: { answered: true } })
+      // Past its full time after the login, a request still times out.
+      const late = outcome(connection.request('tools/list', {}, { timeoutMs: 1000 }))
+      authenticating = true
+      await vi.advanceTimersByTimeAsync(500)
+      authenticating = false
+      transport.onauthenticated?.()
+      await vi.advanceTimersByTimeAsync(1001)
+      expect((late.error as { code?: string }).code).toBe('timeout')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('always sends a progressToken, and keeps the caller _meta', async () => {

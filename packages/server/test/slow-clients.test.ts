@@ -1,10 +1,9 @@
 // Slow and refused clients cannot starve the server, over real sockets: refused requests lose
-// their connection after the answer (what the client still uploads is dropped for at most a
-// second, so it reads the answer instead of a reset), trickling bodies and headers are cut by
-// deadlines, and connections are capped below the open-file limit with slow ones shed to make
-// room. (slow-uploads.test.ts runs 1,100 slow uploads against a 1,024-file server.)
-import { connect, type Socket } from 'node:net'
-import { afterEach, describe, expect, test } from 'vitest'
+// their connection after the answer (what the client still uploads is dropped, within limits:
+// lingering-close.test.ts), trickling bodies and headers are cut by deadlines, and connections
+// are capped below the open-file limit with slow ones shed to make room. (slow-uploads.test.ts
+// runs 1,100 slow uploads against a 1,024-file server.)
+import { describe, expect, test } from 'vitest'
 import { connectionCapFor, parseOpenFileLimit, readOpenFileLimit } from '../src/http/guard/open-file-limit.js'
 import { createDemoRegistry } from '../src/registry/demo.js'
 import {
@@ -17,55 +16,7 @@ import {
   serve,
   sleep,
 } from './helpers.js'
-
-const sockets = new Set<Socket>()
-
-afterEach(() => {
-  for (const socket of sockets) socket.destroy()
-  sockets.clear()
-})
-
-interface RawConnection {
-  socket: Socket
-  /** Everything the server sent so far. */
-  received(): string
-  /** Resolves when the server closed the connection. */
-  closed: Promise<void>
-  isClosed(): boolean
-}
-
-/**
- * A raw TCP connection to the server of `url`, tracked for cleanup. `allowHalfOpen`: the server's
- * FIN does not end this side (as with fetch, which goes on sending a body after the answer).
- */
-function rawConnection(url: string, options: { allowHalfOpen?: boolean } = {}): Promise<RawConnection> {
-  const target = new URL(url)
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port: Number(target.port), host: target.hostname, ...options })
-    sockets.add(socket)
-    let text = ''
-    let isClosed = false
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk: string) => {
-      text += chunk
-    })
-    socket.on('error', () => {})
-    const closed = new Promise<void>((resolveClosed) =>
-      socket.once('close', () => {
-        isClosed = true
-        resolveClosed()
-      }),
-    )
-    socket.once('connect', () => resolve({ socket, received: () => text, closed, isClosed: () => isClosed }))
-    socket.once('error', reject)
-  })
-}
-
-function requestHead(url: string, headers: Record<string, string | number>, method = 'POST'): string {
-  const target = new URL(url)
-  const lines = Object.entries({ host: target.host, ...headers }).map(([name, value]) => `${name}: ${value}`)
-  return `${method} ${target.pathname} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`
-}
+import { type RawConnection, rawConnection, requestHead } from './raw-connection.js'
 
 const uploadHeaders = { 'content-type': 'application/json', accept, 'content-length': 10_000_000 }
 

@@ -3,6 +3,7 @@
 
 import { ClientError } from '../errors.js'
 import type { FetchLike } from '../http/transport-options.js'
+import { oauthFetch } from './oauth-fetch.js'
 import { type OAuthSettings, StoreProvider } from './provider.js'
 
 export const maximumStepUps = 3
@@ -46,7 +47,7 @@ export async function authorize(
     serverUrl: options.serverUrl,
     resourceMetadataUrl: challenge.resourceMetadataUrl,
     scope: challenge.scope ?? options.scope,
-    fetchFn: options.fetch as never,
+    fetchFn: oauthFetch(options.fetch, options.onDiagnostic) as never,
   }
   let result: string
   try {

@@ -139,6 +139,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
             headers,
             fetch: options.fetch,
             maxMessageBytes: options.maxMessageBytes,
+            onDiagnostic: options.onDiagnostic,
           }),
           kind: 'sse',
         }

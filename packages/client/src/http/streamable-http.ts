@@ -5,12 +5,13 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
-import type { MessageRelation, MessageTransport } from '../protocol/message-transport.js'
+import type { MessageRelation, MessageTransport, SendOptions } from '../protocol/message-transport.js'
 import type { Era } from '../protocol/versions.js'
 import { errorAnswer, streamFailure, unreachable } from './errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
 import { type RequestKind, requestHeaders } from './request-headers.js'
+import { sendWithResend } from './resend.js'
 import { MessageTooLarge, readBounded, readEvents } from './sse-reader.js'
 import type { HttpTransportOptions } from './transport-options.js'
 
@@ -29,6 +30,8 @@ export class HttpTransport implements MessageTransport {
   onerror?: (error: Error) => void
   /** Fails one request (its stream broke, or a message was too large) without a JSON-RPC answer. */
   onrequestfailed?: (id: number | string, error: Error) => void
+  /** A login ended (the requests that waited on it get their full time again). */
+  onauthenticated?: () => void
   era: Era = 'legacy'
 
   readonly #url: URL
@@ -47,7 +50,8 @@ export class HttpTransport implements MessageTransport {
     get: async (signal, lastId) => {
       const headers = await this.#headers(undefined, 'stream')
       if (lastId.value !== undefined) headers['last-event-id'] = lastId.value
-      return this.#fetch({ method: 'GET', headers, signal })
+      // A GET only opens the stream (resumed from lastId): safe to send again.
+      return this.#fetch({ method: 'GET', headers, signal }, 'GET', true)
     },
     read: (body, id, lastId) => this.#readStream(body, id, lastId),
     retryMs: () => this.#retryMs,
@@ -80,7 +84,7 @@ export class HttpTransport implements MessageTransport {
     this.#requests.delete(id)
   }
 
-  async send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void> {
+  async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.#closed) throw new ClientError('connect_failed', 'the connection is closed')
     const value = message as unknown as Record<string, unknown>
     const id = typeof value.method === 'string' && 'id' in value ? (value.id as number | string) : undefined
@@ -94,7 +98,7 @@ export class HttpTransport implements MessageTransport {
     this.#closing.signal.addEventListener('abort', stop, { once: true })
     if (id !== undefined) this.#requests.set(id, controller)
     try {
-      const response = await this.#post(message, value, options?.headers, controller.signal)
+      const response = await this.#post(message, value, options ?? {}, controller.signal)
       if (response === undefined) return
       // Streams are read in the background: send() resolves once the answer has begun.
       void this.#consume(response, id, controller).finally(() => {
@@ -111,11 +115,15 @@ export class HttpTransport implements MessageTransport {
   /** 2025-11-25: ends the session on the server (DELETE); errors do not matter. */
   async terminateSession(): Promise<void> {
     if (this.era !== 'legacy' || this.#sessionId === undefined) return
-    await this.#fetch({
-      method: 'DELETE',
-      headers: await this.#headers(undefined, 'delete'),
-      signal: AbortSignal.timeout(deleteTimeoutMs),
-    })
+    await this.#fetch(
+      {
+        method: 'DELETE',
+        headers: await this.#headers(undefined, 'delete'),
+        signal: AbortSignal.timeout(deleteTimeoutMs),
+      },
+      'DELETE',
+      false,
+    )
       .then((response) => response.body?.cancel())
       .catch(() => {})
   }
@@ -142,12 +150,21 @@ export class HttpTransport implements MessageTransport {
     })
   }
 
-  /** fetch within the origin; a server that cannot be reached is connect_failed, as at connect time. */
-  async #fetch(init: RequestInit): Promise<Response> {
+  /**
+   * fetch within the origin, sent once more on a new connection when its connection closed before
+   * an answer and it is `repeatable` (resend.ts); a server that cannot be reached is connect_failed,
+   * as at connect time.
+   */
+  async #fetch(init: RequestInit, what: string, repeatable: boolean): Promise<Response> {
     try {
-      return await fetchWithinOrigin(this.#options.fetch, this.#url, init)
+      return await sendWithResend(this.#options.fetch, (fetch) => fetchWithinOrigin(fetch, this.#url, init), {
+        url: this.#url,
+        what,
+        repeatable,
+        onDiagnostic: this.#options.onDiagnostic,
+      })
     } catch (error) {
-      if (init.signal?.aborted) throw error
+      if (init.signal?.aborted || ClientError.isInstance(error)) throw error
       throw unreachable(this.#url, error)
     }
   }
@@ -156,13 +173,15 @@ export class HttpTransport implements MessageTransport {
   async #post(
     message: JSONRPCMessage,
     value: Record<string, unknown>,
-    extra: Record<string, string> | undefined,
+    options: SendOptions,
     signal: AbortSignal,
   ): Promise<Response | undefined> {
     const body = JSON.stringify(message)
+    const what = typeof value.method === 'string' ? value.method : 'a response'
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.#headers(value, 'post', extra)
-      const response = await this.#fetch({ method: 'POST', headers, body, signal })
+      const headers = await this.#headers(value, 'post', options.headers)
+      const init = { method: 'POST', headers, body, signal }
+      const response = await this.#fetch(init, what, options.repeatable === true)
       if ((response.status === 401 || response.status === 403) && attempt === 1 && this.#options.auth) {
         this.#authenticating += 1
         let retry: boolean
@@ -170,6 +189,7 @@ export class HttpTransport implements MessageTransport {
           retry = await this.#options.auth.onUnauthorized(response.status, response)
         } finally {
           this.#authenticating -= 1
+          if (this.#authenticating === 0) this.onauthenticated?.()
         }
         if (retry) {
           await response.body?.cancel().catch(() => {})

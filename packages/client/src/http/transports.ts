@@ -4,9 +4,10 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import type { ClientError } from '../errors.js'
 import { messageTooLarge } from '../protocol/message-size.js'
-import type { MessageTransport } from '../protocol/message-transport.js'
+import type { MessageTransport, SendOptions } from '../protocol/message-transport.js'
 import { RpcError } from '../protocol/rpc-error.js'
 import { HttpStatusError } from './errors.js'
+import { sendWithResend } from './resend.js'
 import { HttpTransport } from './streamable-http.js'
 import type { FetchLike, HttpTransportOptions } from './transport-options.js'
 
@@ -30,11 +31,13 @@ export function defaultFetch(
 /** undici's fetch bound to one EnvHttpProxyAgent (keep-alive pool, proxy variables). */
 export function undiciFetch(): Promise<FetchLike> {
   sharedFetch ??= import('undici').then(({ EnvHttpProxyAgent, fetch }) => {
-    const dispatcher = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 64 })
+    const pooled = new EnvHttpProxyAgent({ keepAliveTimeout: 10_000, connections: 64 })
+    // A request given its own dispatcher (a resend on a new connection, resend.ts) keeps it.
     return ((url: string | URL, init?: RequestInit) =>
-      fetch(url, { ...(init as object), dispatcher } as Parameters<
-        typeof fetch
-      >[1]) as unknown as Promise<Response>) as FetchLike
+      fetch(url, {
+        ...(init as object),
+        dispatcher: (init as { dispatcher?: unknown } | undefined)?.dispatcher ?? pooled,
+      } as Parameters<typeof fetch>[1]) as unknown as Promise<Response>) as FetchLike
   })
   return sharedFetch
 }
@@ -109,6 +112,8 @@ class BoundedSseTransport implements MessageTransport {
   onrequestfailed?: (id: number | string, error: Error) => void
   readonly #inner: MessageTransport
   readonly #waiting = new Set<number | string>()
+  /** Requests in flight that are safe to send twice (their POST is resent on a dropped connection). */
+  readonly repeatable = new Set<number | string>()
   #failure: ClientError | undefined
 
   constructor(inner: MessageTransport) {
@@ -136,7 +141,7 @@ class BoundedSseTransport implements MessageTransport {
     })
   }
 
-  async send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void> {
+  async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.#failure) throw this.#failure
     const { id, method, params } = message as {
       id?: unknown
@@ -145,11 +150,16 @@ class BoundedSseTransport implements MessageTransport {
     }
     const request = typeof method === 'string' && (typeof id === 'number' || typeof id === 'string')
     if (request) this.#waiting.add(id)
+    if (request && options?.repeatable === true) this.repeatable.add(id)
     if (method === 'notifications/cancelled') this.#waiting.delete(params?.requestId as number | string)
-    await this.#inner.send(message, options).catch((error) => {
+    try {
+      await this.#inner.send(message, options)
+    } catch (error) {
       if (request) this.#waiting.delete(id)
       throw this.#failure ?? error
-    })
+    } finally {
+      if (request) this.repeatable.delete(id)
+    }
   }
 
   close(): Promise<void> {
@@ -167,7 +177,18 @@ export async function createSseTransport(url: string, options: HttpOptions): Pro
     options.fetch ? Promise.resolve(options.fetch) : defaultFetch(),
   ])
   let bounded: BoundedSseTransport | undefined
-  const fetch = eventBoundedFetch(base, options.maxMessageBytes ?? 16 * 1024 * 1024, (error) =>
+  // The event stream's GET is safe to send again; a POST when its request is (resend.ts).
+  const resending: FetchLike = (url, init) => {
+    const posted = init?.method === 'POST' ? postedRequest(init.body) : undefined
+    return sendWithResend(base, (fetch) => fetch(url, init), {
+      url: new URL(url),
+      what: posted?.method ?? init?.method ?? 'GET',
+      repeatable:
+        posted === undefined ? init?.method !== 'POST' : bounded?.repeatable.has(posted.id) === true,
+      onDiagnostic: options.onDiagnostic,
+    })
+  }
+  const fetch = eventBoundedFetch(resending, options.maxMessageBytes ?? 16 * 1024 * 1024, (error) =>
     bounded?.fail(error),
   )
   const headers = options.headers ?? {}
@@ -181,6 +202,19 @@ export async function createSseTransport(url: string, options: HttpOptions): Pro
   } as never) as unknown as MessageTransport
   bounded = new BoundedSseTransport(inner)
   return bounded
+}
+
+/** The id and method of the JSON-RPC request a POST body carries, if it is one. */
+function postedRequest(body: unknown): { id: number | string; method: string } | undefined {
+  if (typeof body !== 'string') return undefined
+  try {
+    const { id, method } = JSON.parse(body) as { id?: unknown; method?: unknown }
+    return (typeof id === 'number' || typeof id === 'string') && typeof method === 'string'
+      ? { id, method }
+      : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** True when an HTTP answer says "this is not a Streamable HTTP endpoint" (spec: fall back to SSE). */

@@ -8,6 +8,7 @@ import { type Envelope, envelopeMeta } from './envelope.js'
 import { isObject } from './json.js'
 import { answerServerRequest, checkInitializeResult } from './legacy-protocol.js'
 import type { MessageRelation, MessageTransport } from './message-transport.js'
+import { isRepeatable } from './repeatable.js'
 import { responseId, responseOutcome } from './response.js'
 import { type Era, latestProtocolVersion } from './versions.js'
 
@@ -18,7 +19,12 @@ export interface RequestOptions {
   /** Aborting cancels this request on the wire and rejects it with the signal's reason. */
   signal?: AbortSignal
   /** Extra HTTP headers for this request (2026-07-28 `Mcp-Param-*`). */
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
+  /**
+   * The caller knows this tools/call's tool is safe to call twice (repeatable.ts); requests that
+   * only read are known without it. Such a request is sent again when its connection dropped.
+   */
+  repeatable?: boolean | undefined
   /** Where the server's messages about this request go, instead of the connection's events. */
   scope?: RequestScope
 }
@@ -74,6 +80,14 @@ export class Connection {
     transport.onrequestfailed = (id, error) => {
       const pending = typeof id === 'number' ? this.#pending.get(id) : undefined
       if (pending !== undefined && this.#settle(id as number)) pending.reject(error)
+    }
+    // A login took however long it took: what waited on it starts its time afresh.
+    transport.onauthenticated = () => {
+      for (const [id, pending] of this.#pending) {
+        if (pending.timer === undefined) continue
+        clearTimeout(pending.timer)
+        pending.timer = setTimeout(() => this.#timedOut(id), pending.timeoutMs)
+      }
     }
   }
 
@@ -149,10 +163,11 @@ export class Connection {
           ? { ...given, progressToken: id }
           : { ...given, ...this.#envelope, progressToken: id }
       const message = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } } as JSONRPCMessage
+      const repeatable = isRepeatable(method, options.repeatable)
       const sent =
-        options.headers === undefined
+        options.headers === undefined && !repeatable
           ? this.#transport.send(message)
-          : this.#transport.send(message, { headers: options.headers })
+          : this.#transport.send(message, { headers: options.headers, repeatable })
       sent.catch((error) => {
         if (this.#settle(id)) reject(error)
       })

@@ -9,10 +9,18 @@ export interface MessageRelation {
   relatedRequestId?: number | string
 }
 
+/** What a request is sent with besides its message (HTTP transports; stdio ignores it). */
+export interface SendOptions {
+  /** Extra HTTP headers (2026-07-28 `Mcp-Param-*`). */
+  headers?: Record<string, string> | undefined
+  /** Safe to send twice (repeatable.ts): sent again on a new connection if its own closed before any answer. */
+  repeatable?: boolean | undefined
+}
+
 /** The transport a Connection drives (the SDK's Transport shape, plus optional HTTP extras). */
 export interface MessageTransport {
   start(): Promise<void>
-  send(message: JSONRPCMessage, options?: { headers?: Record<string, string> }): Promise<void>
+  send(message: JSONRPCMessage, options?: SendOptions): Promise<void>
   close(): Promise<void>
   onmessage?: ((message: JSONRPCMessage, relation?: MessageRelation) => void) | undefined
   onclose?: (() => void) | undefined
@@ -22,6 +30,8 @@ export interface MessageTransport {
   abortRequest?: (id: number) => void
   /** True while the transport runs a login (OAuth): request timers wait for it. */
   authenticating?: () => boolean
+  /** Set by the Connection: a login ended; the requests waiting on it get their full time again. */
+  onauthenticated?: (() => void) | undefined
   /** Set by the Connection: a request failed in the transport (a broken stream, a message too large). */
   onrequestfailed?: ((id: number | string, error: Error) => void) | undefined
 }

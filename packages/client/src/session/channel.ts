@@ -14,6 +14,14 @@ import type { CallOptions, SessionOptions, TransportKind } from './types.js'
 
 export const neverAborted: AbortSignal = new AbortController().signal
 
+/** What a request carries on the wire besides its message. */
+export interface WireOptions {
+  /** Extra HTTP headers (2026-07-28 `Mcp-Param-*`). */
+  headers?: Record<string, string> | undefined
+  /** A tools/call whose tool is safe to call twice (protocol/repeatable.ts): resent on a dropped connection. */
+  repeatable?: boolean | undefined
+}
+
 export class SessionChannel {
   readonly connection: Connection
   readonly transport: MessageTransport
@@ -67,7 +75,7 @@ export class SessionChannel {
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions,
-    headers?: Record<string, string>,
+    wire: WireOptions = {},
   ): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs
     if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs, limitOption(options))
@@ -78,7 +86,8 @@ export class SessionChannel {
         timeoutMs,
         onProgress: options.onProgress,
         signal: scoped?.signal ?? own,
-        headers,
+        headers: wire.headers,
+        repeatable: wire.repeatable,
         scope: scoped?.scope,
       })
     } catch (error) {
@@ -92,12 +101,12 @@ export class SessionChannel {
     method: string,
     params: Record<string, unknown>,
     options: CallOptions,
-    headers?: Record<string, string>,
+    wire: WireOptions = {},
   ): Promise<unknown> {
     return withInputRounds(
       what,
       params,
-      (round) => this.request(what, method, round, options, headers),
+      (round) => this.request(what, method, round, options, wire),
       callInput(options.input, this.options.input),
       this.withOwn(options.signal ?? this.options.signal) ?? neverAborted,
       this.options.inputTimeoutMs,

@@ -5,6 +5,7 @@ import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { indexParamHeaders } from '../protocol/input-rounds.js'
 import { isObject } from '../protocol/json.js'
+import { toolIsRepeatable } from '../protocol/repeatable.js'
 import type { SessionChannel } from './channel.js'
 import { requireArray } from './results.js'
 import type { CacheHint, ListOptions, SharedState, ToolFilter } from './types.js'
@@ -84,6 +85,7 @@ export function cachedTools(channel: SessionChannel, shared: SharedState): Promi
       shared.outputSchemas = new Map(
         tools.filter((tool) => tool.outputSchema).map((tool) => [tool.name, tool.outputSchema]),
       )
+      shared.repeatableTools = new Set(tools.filter(toolIsRepeatable).map((tool) => tool.name))
       return filterTools(tools, options.toolFilter)
     })
     pending.catch(() => {
@@ -107,4 +109,6 @@ export async function findTool(
 export function forgetTools(shared: SharedState): void {
   shared.tools = undefined
   shared.paramHeaders = undefined
+  // A changed list may have changed a tool's annotations: none is safe to repeat until listed again.
+  shared.repeatableTools = new Set()
 }

@@ -98,6 +98,7 @@ export class Session {
       tools: undefined,
       paramHeaders: undefined,
       outputSchemas: new Map(),
+      repeatableTools: new Set(),
       watchers: new Set(),
       taskNotices: new Map(),
     }

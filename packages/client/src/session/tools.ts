@@ -85,14 +85,17 @@ async function callWithHeaders(
   params: Record<string, unknown>,
   options: CallOptions,
 ): Promise<unknown> {
-  if (!channel.mirrorsHeaders) return channel.rounds(what, 'tools/call', params, options)
   const name = params.name as string
+  // Only a tool of the list the session fetched can be vouched for; one it does not know is not.
+  const repeatable = () => shared.repeatableTools.has(name)
+  if (!channel.mirrorsHeaders)
+    return channel.rounds(what, 'tools/call', params, options, { repeatable: repeatable() })
   const args = params.arguments as Record<string, unknown>
   for (let attempt = 1; ; attempt++) {
     await cachedTools(channel, shared).catch(() => {})
     const headers = shared.paramHeaders?.headersFor(name, args)
     try {
-      return await channel.rounds(what, 'tools/call', params, options, headers)
+      return await channel.rounds(what, 'tools/call', params, options, { headers, repeatable: repeatable() })
     } catch (error) {
       // Spec: on HeaderMismatch re-read the tool's schema and retry with the right headers.
       const mismatch = ClientError.isInstance(error) && error.details?.rpcCode === -32020

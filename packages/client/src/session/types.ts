@@ -119,6 +119,8 @@ export interface SharedState {
   tools: Promise<Tool[]> | undefined
   paramHeaders: ParamHeaderIndex | undefined
   outputSchemas: Map<string, unknown>
+  /** Tools of the last list fetched that are safe to call twice (idempotent or read-only): resent on a dropped connection. */
+  repeatableTools: ReadonlySet<string>
   readonly watchers: Set<(notification: WatchedNotification) => void>
   /** Followers of tasks, woken by the server's notices about them (by task id). */
   readonly taskNotices: Map<string, Set<() => void>>
