@@ -98,7 +98,9 @@ function failure(answer: HttpAnswer, context: AnswerContext): ToolOutput {
   let body: string | undefined
   const type = typeOf(answer)
   const text = answer.body.length === 0 ? '' : textOf(answer)
-  if (jsonType.test(type)) {
+  if (answer.status >= 300 && answer.status < 400 && answer.headers.location !== undefined) {
+    said = `redirected to ${answer.headers.location} (redirects are not followed)`
+  } else if (jsonType.test(type)) {
     try {
       const value: unknown = JSON.parse(text)
       said = apiMessage(value)
@@ -107,14 +109,14 @@ function failure(answer: HttpAnswer, context: AnswerContext): ToolOutput {
     } catch {
       said = text
     }
-  } else if (answer.status >= 300 && answer.status < 400 && answer.headers.location !== undefined) {
-    said = `redirected to ${answer.headers.location} (redirects are not followed)`
   } else if (textType.test(type) || type === '') {
     said = text
   }
-  const line = said === undefined || said.trim() === '' ? '' : `: ${oneLine(said)}`
-  const detail = body === undefined ? '' : `\n${capped(body, errorBodyLength)}`
-  const message = cleanText(context.redactor.text(`${context.where}: ${status}${line}${detail}`))
+  // Secrets out before anything is cut: a cut could leave the start of one.
+  const redact = context.redactor.text
+  const line = said === undefined || said.trim() === '' ? '' : `: ${oneLine(redact(said))}`
+  const detail = body === undefined ? '' : `\n${capped(redact(body), errorBodyLength)}`
+  const message = cleanText(`${context.where}: ${status}${line}${detail}`)
   return { isError: true, content: [{ type: 'text', text: message }] }
 }
 

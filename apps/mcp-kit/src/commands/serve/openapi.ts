@@ -3,10 +3,14 @@
 // other servers or `--config`, or named (`--openapi name=SPEC`, or a config entry with
 // "openapi"), they are merged into the served registry under the name's namespace
 // (`name__operationId`), as a gateway's upstreams are. They run in this process: there is no
-// upstream to start, restart or list.
+// upstream to start, restart or list. Credentials from the environment are bound to an API's
+// name (`MCP_KIT_OPENAPI_<NAME>__<SCHEME>`): an unnamed document gets none, so no document can
+// read another's.
 
+import { resolve } from 'node:path'
 import type { OpenApiDocument, OpenApiToolOptions } from '@mcp-kit/openapi'
 import type { ToolRegistry } from '@mcp-kit/server'
+import { parseByteSize } from '../../cli/byte-size.js'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import type { ServeArguments } from './serve-options.js'
@@ -17,6 +21,8 @@ export interface OpenApiTarget {
   name: string | undefined
   spec: string
   options: OpenApiToolOptions
+  /** Follow the document's `$ref`s to other hosts. */
+  allowRemoteRefs?: boolean
   /** Put before each tool name instead of `name__` (a config entry's `prefix`). */
   prefix?: string
   /** Where it was given, for messages. */
@@ -35,33 +41,57 @@ export interface LoadedApi extends OpenApiTarget {
 
 const namedSpec = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
 
-/** `Name: value` words of `--openapi-header`. */
-function headersOf(words: readonly string[] | undefined): Record<string, string> | undefined {
+/** `Name: value` words of `--openapi-header` (or `--openapi-force-header`). */
+function headersOf(words: readonly string[] | undefined, flag: string): Record<string, string> | undefined {
   if (words === undefined || words.length === 0) return undefined
   const headers: Record<string, string> = {}
   for (const word of words) {
     const colon = word.indexOf(':')
     const name = colon === -1 ? '' : word.slice(0, colon).trim()
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new CliError('usage', `--openapi-header takes 'Name: value' (got a word without a header name)`)
+      throw new CliError('usage', `${flag} takes 'Name: value' (got a word without a header name)`)
     }
     headers[name] = word.slice(colon + 1).trim()
   }
   return headers
 }
 
+const settingFlags = [
+  ['openapiBase', '--openapi-base'],
+  ['openapiHeader', '--openapi-header'],
+  ['openapiForceHeader', '--openapi-force-header'],
+  ['openapiInclude', '--openapi-include'],
+  ['openapiExclude', '--openapi-exclude'],
+  ['openapiTimeout', '--openapi-timeout'],
+  ['openapiMaxResponse', '--openapi-max-response'],
+  ['openapiStrictResponses', '--openapi-strict-responses'],
+  ['openapiAllowRemoteRefs', '--openapi-allow-remote-refs'],
+  ['openapiFiles', '--openapi-files'],
+] as const
+
+/** Seconds → ms, checked (`--openapi-timeout`, a config entry's `timeout`). */
+function timeoutMs(seconds: number, what: string): number {
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new CliError('usage', `${what} must be a number of seconds > 0`)
+  return seconds * 1000
+}
+
+/** A size in bytes, checked (`--openapi-max-response`, a config entry's `maxResponse`). */
+function byteSize(value: number | string, what: string): number {
+  const bytes = typeof value === 'number' ? value : parseByteSize(value)
+  if (bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) {
+    throw new CliError('usage', `${what}: cannot read ${JSON.stringify(value)}; say e.g. 4MiB or 65536`)
+  }
+  return bytes
+}
+
 /** The `--openapi` flags as targets; the `--openapi-*` settings apply to one document only. */
-export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
+export function openApiTargets(args: ServeArguments, cwd = process.cwd()): OpenApiTarget[] {
   const specs = args.openapi ?? []
-  const settings = (['openapiBase', 'openapiHeader', 'openapiInclude', 'openapiExclude'] as const).filter(
-    (key) => args[key] !== undefined,
-  )
+  const settings = settingFlags.filter(([key]) => args[key] !== undefined)
   if (specs.length === 0) {
     if (settings.length > 0)
-      throw new CliError(
-        'usage',
-        '--openapi-base, --openapi-header, --openapi-include and --openapi-exclude need --openapi SPEC',
-      )
+      throw new CliError('usage', `${settings.map(([, flag]) => flag).join(', ')} need --openapi SPEC`)
     return []
   }
   if (specs.length > 1 && settings.length > 0) {
@@ -75,11 +105,26 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
     const named = namedSpec.exec(word)
     const options: OpenApiToolOptions = {}
     if (args.openapiBase !== undefined) options.baseUrl = args.openapiBase
-    const headers = headersOf(args.openapiHeader)
+    const headers = headersOf(args.openapiHeader, '--openapi-header')
     if (headers !== undefined) options.headers = headers
+    const forced = headersOf(args.openapiForceHeader, '--openapi-force-header')
+    if (forced !== undefined) options.forcedHeaders = forced
     if (args.openapiInclude !== undefined) options.include = args.openapiInclude
     if (args.openapiExclude !== undefined) options.exclude = args.openapiExclude
-    return { name: named?.[1], spec: named?.[2] ?? word, options, from: `--openapi ${word}` }
+    if (args.openapiTimeout !== undefined)
+      options.timeoutMs = timeoutMs(args.openapiTimeout, '--openapi-timeout')
+    if (args.openapiMaxResponse !== undefined)
+      options.maxResponseBytes = byteSize(args.openapiMaxResponse, '--openapi-max-response')
+    if (args.openapiStrictResponses === true) options.strictResponses = true
+    if (args.openapiFiles !== undefined) options.filesDirectory = resolve(cwd, args.openapiFiles)
+    const target: OpenApiTarget = {
+      name: named?.[1],
+      spec: named?.[2] ?? word,
+      options,
+      from: `--openapi ${word}`,
+    }
+    if (args.openapiAllowRemoteRefs === true) target.allowRemoteRefs = true
+    return target
   })
 }
 
@@ -88,21 +133,28 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
  * store (`mcp-kit profile secret set KEY`), so a key need not be on the command line (ps shows it).
  */
 async function fillHeaders(target: OpenApiTarget, io: Io): Promise<void> {
-  const headers = target.options.headers
-  if (headers === undefined || !Object.values(headers).some((value) => value.includes('${'))) return
+  const sets = (['headers', 'forcedHeaders'] as const).filter((key) =>
+    Object.values(target.options[key] ?? {}).some((value) => value.includes('${')),
+  )
+  if (sets.length === 0) return
   const { readSecrets } = await import('@mcp-kit/profiles')
   const { substituteString } = await import('@mcp-kit/profiles/internal')
-  const secrets = Object.values(headers).some((value) => value.includes('${secret:'))
+  const secrets = sets.some((key) =>
+    Object.values(target.options[key] ?? {}).some((value) => value.includes('${secret:')),
+  )
     ? await readSecrets({ env: io.env })
     : {}
   const variables: Record<string, string | undefined> = { ...io.env }
   for (const [key, value] of Object.entries(secrets)) variables[`secret:${key}`] = value
-  target.options.headers = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      substituteString(value, variables, { file: '--openapi-header', field: name }),
-    ]),
-  )
+  for (const key of sets) {
+    const flag = key === 'headers' ? '--openapi-header' : '--openapi-force-header'
+    target.options[key] = Object.fromEntries(
+      Object.entries(target.options[key] ?? {}).map(([name, value]) => [
+        name,
+        substituteString(value, variables, { file: flag, field: name }),
+      ]),
+    )
+  }
 }
 
 /** A namespace for an unnamed document served beside others: its title, else `openapi`. */
@@ -125,8 +177,16 @@ function cliErrorOf(error: unknown, from: string): unknown {
   }
   if (openapi?.name !== 'OpenApiError') return error
   const code = openapi.details?.unreachable === true ? 'connect_failed' : 'usage'
-  const hint = from.startsWith('--config') ? '"baseUrl" in the entry' : '--openapi-base URL'
-  const message = (openapi.message ?? '').replace('give the base URL of the API', `give ${hint}`)
+  const config = from.startsWith('--config')
+  const message = (openapi.message ?? '')
+    .replace(
+      'give the base URL of the API',
+      `give ${config ? '"baseUrl" in the entry' : '--openapi-base URL'}`,
+    )
+    .replace(
+      'allow remote references to read it',
+      `${config ? '"allowRemoteRefs": true in the entry' : '--openapi-allow-remote-refs'} reads it`,
+    )
   return new CliError(code, `${from}: ${message}`, { cause: error })
 }
 
@@ -145,10 +205,16 @@ async function configTargets(
     throw error
   }
   const targets = config.apis.map((api): OpenApiTarget => {
-    const { name, spec, prefix, credentials, ...options } = api
-    const target: OpenApiTarget = { name, spec, options, from: `--config '${name}'` }
+    const { name, spec, prefix, credentials, timeout, maxResponse, allowRemoteRefs, files, ...options } = api
+    const from = `--config '${name}'`
+    const target: OpenApiTarget = { name, spec, options, from }
     if (credentials !== undefined)
       target.options.credentials = credentials as OpenApiToolOptions['credentials']
+    if (timeout !== undefined) target.options.timeoutMs = timeoutMs(timeout, `${from}: timeout`)
+    if (maxResponse !== undefined)
+      target.options.maxResponseBytes = byteSize(maxResponse, `${from}: maxResponse`)
+    if (files !== undefined) target.options.filesDirectory = files
+    if (allowRemoteRefs === true) target.allowRemoteRefs = true
     if (prefix !== undefined) target.prefix = prefix
     return target
   })
@@ -161,20 +227,65 @@ async function configTargets(
  */
 export async function loadApisFor(args: ServeArguments, io: Io): Promise<ServedApis> {
   const fromConfig = await configTargets(args, io)
-  const flagged = openApiTargets(args)
+  const flagged = openApiTargets(args, io.cwd)
   const targets = [...flagged, ...fromConfig.targets]
   if (targets.length === 0) return { apis: [], upstreamNames: [] }
   for (const target of flagged) await fillHeaders(target, io)
+  checkVariableNames(targets)
   const { loadOpenApi } = await import('@mcp-kit/openapi')
   const apis: LoadedApi[] = []
   for (const target of targets) {
     try {
-      apis.push({ ...target, document: await loadOpenApi(target.spec, { cwd: io.cwd }) })
+      const document = await loadOpenApi(target.spec, {
+        cwd: io.cwd,
+        signal: io.signal,
+        allowRemoteRefs: target.allowRemoteRefs === true,
+      })
+      apis.push({ ...target, document })
     } catch (error) {
+      // SIGTERM or Ctrl-C while a document loads: stop at once (the CLI says 'interrupted').
+      if (io.signal.aborted) throw io.signal.reason
       throw cliErrorOf(error, target.from)
     }
   }
   return { apis, upstreamNames: fromConfig.names }
+}
+
+/** The word of an API's name in its variables (as `environmentVariable` makes it). */
+function variableWord(name: string): string {
+  return name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+}
+
+/** Two APIs whose names give the same variables (`my-api`, `my_api`) would share credentials: refused. */
+function checkVariableNames(targets: readonly OpenApiTarget[]): void {
+  const seen = new Map<string, OpenApiTarget>()
+  for (const target of targets) {
+    if (target.name === undefined) continue
+    const word = variableWord(target.name)
+    const other = seen.get(word)
+    if (other !== undefined && other.name !== target.name) {
+      throw new CliError(
+        'usage',
+        `${target.from}: the APIs '${other.name}' and '${target.name}' would read the same variables (MCP_KIT_OPENAPI_${word}__…): rename one`,
+      )
+    }
+    seen.set(word, target)
+  }
+}
+
+/** An unnamed document reads no variables: say so when some look meant for it. */
+function warnUnnamed(api: LoadedApi, io: Io): void {
+  const components = api.document.spec.components as { securitySchemes?: Record<string, unknown> } | undefined
+  const unread = Object.keys(components?.securitySchemes ?? {})
+    .map((scheme) => `MCP_KIT_OPENAPI_${variableWord(scheme)}`)
+    .filter((variable) => io.env[variable] !== undefined && io.env[variable] !== '')
+  if (unread.length === 0) return
+  io.stderr.write(
+    `mcp-kit: warning: ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} not read: an unnamed document gets no credentials from the environment; name it (--openapi NAME=SPEC) and set MCP_KIT_OPENAPI_<NAME>__<SCHEME>\n`,
+  )
 }
 
 /** True when one unnamed document is all there is to serve: its tools keep their own names. */
@@ -185,8 +296,9 @@ export function servedAlone(served: ServedApis, others: boolean): boolean {
 /**
  * Adds each API's tools to `registry` (under its namespace unless `alone`) and returns what they
  * are served as. A namespace may not be an upstream's name (`servers`: the server targets).
- * Credentials come from the environment: `MCP_KIT_OPENAPI_<SCHEME>`, for a named API
- * `MCP_KIT_OPENAPI_<NAME>_<SCHEME>` (see `credentialsFromEnvironment`).
+ * A named API's credentials come from the environment, `MCP_KIT_OPENAPI_<NAME>__<SCHEME>` (see
+ * `credentialsFromEnvironment`); `requireScopes` (--auth-issuer) gives each tool the OAuth scopes
+ * its operation's security names.
  */
 export async function addApis(
   registry: ToolRegistry,
@@ -194,6 +306,7 @@ export async function addApis(
   alone: boolean,
   servers: readonly string[],
   io: Io,
+  requireScopes = false,
 ): Promise<string[]> {
   if (served.apis.length === 0) return []
   const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
@@ -213,12 +326,13 @@ export async function addApis(
       )
     }
     const prefix = name === undefined ? '' : (api.prefix ?? defaultPrefix(name))
-    const scope = api.name === undefined ? '' : `${api.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`
+    if (api.name === undefined) warnUnnamed(api, io)
     try {
       const tools = openApiTools(api.document, {
         ...api.options,
+        requireScopes,
         credentials: {
-          ...credentialsFromEnvironment(api.document, io.env, `MCP_KIT_OPENAPI_${scope}`),
+          ...(api.name === undefined ? {} : credentialsFromEnvironment(api.document, api.name, io.env)),
           ...api.options.credentials,
         },
       })
