@@ -235,14 +235,17 @@ describe('start-up', () => {
 })
 
 describe('traces', () => {
-  it('name the API served, and hold no secret the API sent back', async () => {
+  let api: Echo
+  let spec = ''
+
+  beforeAll(async () => {
     // The key goes in the query; the API redirects to a URL that repeats the query.
-    const api = await startEcho((url) => ({
+    api = await startEcho((url) => ({
       status: 302,
       headers: { location: `/login?next=${encodeURIComponent(url)}` },
       body: '',
     }))
-    const spec = writeJson('query-key.json', {
+    spec = writeJson('query-key.json', {
       openapi: '3.0.3',
       info: { title: 'Query Key API', version: '1' },
       servers: [{ url: api.url }],
@@ -253,26 +256,36 @@ describe('traces', () => {
         },
       },
     })
-    const trace = join(scratch, 'trace.ndjson')
+  })
+
+  afterAll(() => closeEcho(api))
+
+  /** Serves the API named `keyed` with a trace file, calls its tool once, stops; the trace's entries. */
+  async function tracedCall(): Promise<{ result: Awaited<ReturnType<typeof runCli>>; trace: string }> {
+    const trace = join(scratch, `trace-${Date.now()}.ndjson`)
     const served = await startServe(['--openapi', `keyed=${spec}`, '--port', '0', '--trace', trace], {
       MCP_KIT_OPENAPI_KEYED__KEY: 'QUERY-SECRET-123',
+      // The variable as it was named before, so that an older mcp-kit sends the key too.
+      MCP_KIT_OPENAPI_KEYED_KEY: 'QUERY-SECRET-123',
     })
     const result = await runCli(['cat', `mcp+${served.url}?tool=keyed__things`])
+    served.child.kill('SIGTERM')
+    await served.exited
+    return { result, trace: readFileSync(trace, 'utf8') }
+  }
+
+  it('name the API served', async () => {
+    const { trace } = await tracedCall()
+    const entries = records(trace) as Array<{ server: string; name: string }>
+    expect(entries).toEqual([expect.objectContaining({ server: 'keyed', name: 'keyed__things' })])
+  })
+
+  it('and the results hold no secret the API sent back', async () => {
+    const { result, trace } = await tracedCall()
     expect(result.code).toBe(1)
     expect(api.requests.at(-1)?.url).toBe('/things?key=QUERY-SECRET-123')
     expect(result.stdout).toContain('key%3D[redacted]')
-    expect(result.stdout + result.stderr).not.toContain('QUERY-SECRET-123')
-    served.child.kill('SIGTERM')
-    await served.exited
-    const entries = records(readFileSync(trace, 'utf8')) as Array<{
-      server: string
-      name: string
-      error_message?: string
-    }>
-    expect(entries).toHaveLength(1)
-    expect(entries[0]).toMatchObject({ server: 'keyed', name: 'keyed__things' })
-    expect(readFileSync(trace, 'utf8')).not.toContain('QUERY-SECRET-123')
-    await closeEcho(api)
+    expect(result.stdout + result.stderr + trace).not.toContain('QUERY-SECRET-123')
   })
 })
 
