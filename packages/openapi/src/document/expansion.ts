@@ -9,9 +9,9 @@ import { type ReadBudget, ReadRefused } from './read.js'
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
-/** Nodes one operation may spell out to (GitHub's REST API document: 20,000 at most). */
+/** Nodes one operation may spell out to (real documents stay far below; see the README). */
 export const maximumOperationNodes = 500_000
-/** Nodes the whole document may spell out to (GitHub's REST API document: 2 million). */
+/** Nodes the whole document may spell out to. */
 export const maximumDocumentNodes = 10_000_000
 
 type Node = Record<string, unknown> | unknown[]

@@ -49,7 +49,7 @@ function locate(source: string, cwd: string): { source: string; kind: 'url' | 'f
 }
 
 const maximumDocumentBytes = 32 * 1024 * 1024
-// The whole load: reading, parsing, following references, counting (GitHub's REST API: 2 s).
+// The whole load: reading, parsing, following references, counting (large real documents take seconds).
 const maximumLoadMs = 60_000
 
 /** An error of the dereferencer (or of our reads inside it) as an OpenApiError. */

@@ -34,7 +34,7 @@ export class ReadRefused extends Error {
 // YAML aliases a document may use, counted the way the yaml package counts them (an alias to a
 // large node counts as that many): real documents use a few; a bomb needs thousands.
 const maximumAliasCount = 100
-// Deeper than any real document nests (GitHub's REST API document: 21).
+// Deeper than any real document nests.
 export const maximumNesting = 256
 
 export function checkTime(budget: ReadBudget, doing: string): void {
