@@ -50,7 +50,8 @@ async function listTools(url: string): Promise<ListedTool[]> {
 
 describe('serve --openapi URL --port N', () => {
   it('offers one tool per operation, named by operationId, with the schemas and promises of the document', async () => {
-    const { url } = await startServe(['--openapi', api.specUrl, '--port', '0'])
+    // Strict: answers are held to the document, and its answer schemas are declared as output schemas.
+    const { url } = await startServe(['--openapi', api.specUrl, '--openapi-strict-responses', '--port', '0'])
     const tools = await listTools(url)
     const byName = new Map(tools.map((tool) => [tool.name, tool]))
     expect([...byName.keys()].sort()).toEqual(['createPet', 'deletePet', 'getPet', 'listPets', 'replacePet'])
@@ -197,17 +198,17 @@ describe('credentials for the API', () => {
     expect(missing.stderr).toContain("secret 'nope' is not in your secret store")
   })
 
-  it('takes security scheme credentials from MCP_KIT_OPENAPI_<SCHEME>', async () => {
-    const { url } = await startServe(['--openapi', api.specUrl, '--port', '0'], {
-      MCP_KIT_OPENAPI_APIKEY: api.apiKey,
+  it('takes security scheme credentials of a named API from MCP_KIT_OPENAPI_<NAME>__<SCHEME>', async () => {
+    const { url } = await startServe(['--openapi', `pets=${api.specUrl}`, '--port', '0'], {
+      MCP_KIT_OPENAPI_PETS__APIKEY: api.apiKey,
     })
     const created = records(
-      (await runCli(['cat', `mcp+${url}?tool=createPet`, 'name=Lou', 'species=dog'])).stdout,
+      (await runCli(['cat', `mcp+${url}?tool=pets__createPet`, 'name=Lou', 'species=dog'])).stdout,
     )
     expect(api.requests.at(-1)?.headers['x-api-key']).toBeUndefined()
     const deleted = await runCli([
       'cat',
-      `mcp+${url}?tool=deletePet`,
+      `mcp+${url}?tool=pets__deletePet`,
       `petId=${(created[0] as { id: number }).id}`,
     ])
     expect(deleted.code, deleted.stdout).toBe(0)

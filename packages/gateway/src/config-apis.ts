@@ -1,9 +1,11 @@
 // A gateway config entry of its own kind: a REST API by its OpenAPI document rather than an MCP
 // server (`"openapi": "./petstore.yaml"` or a URL, relative paths from the config file's folder),
-// with optional `baseUrl`, `headers`, `credentials` (by security scheme: a key or token, or
-// `{ "username", "password" }` / `{ "clientId", "clientSecret" }`), `include` and `exclude`
-// (operationIds, `tag:NAME`, `METHOD /path`, globs) and `prefix`. `${NAME}` works as elsewhere in
-// the file. The gateway only reads such entries; whoever serves it turns them into tools
+// with optional `baseUrl`, `headers`, `forcedHeaders`, `credentials` (by security scheme: a key or
+// token, or `{ "username", "password" }` / `{ "clientId", "clientSecret" }`), `include` and
+// `exclude` (operationIds, `tag:NAME`, `METHOD /path`, globs), `prefix`, `timeout` (seconds),
+// `maxResponse` (bytes, or a size such as "4MiB"), `strictResponses`, `allowRemoteRefs` and
+// `files` (the directory uploads are read from, relative to the file). `${NAME}` works as
+// elsewhere in the file. The gateway only reads such entries; whoever serves it turns them into tools
 // (`mcp-kit serve` with @mcp-kit/openapi).
 
 import { dirname, isAbsolute, resolve } from 'node:path'
@@ -15,6 +17,16 @@ export interface ConfigApi {
   spec: string
   baseUrl?: string
   headers?: Record<string, string>
+  /** Headers nothing overrides, not even a caller's header parameter. */
+  forcedHeaders?: Record<string, string>
+  /** How long one request may take, in seconds. */
+  timeout?: number
+  /** The largest answer read: bytes, or a size such as "4MiB" (the server reads it). */
+  maxResponse?: number | string
+  strictResponses?: boolean
+  allowRemoteRefs?: boolean
+  /** The directory file arguments are read from (absolute). */
+  files?: string
   credentials?: Record<string, string | Record<string, string>>
   include?: string[]
   exclude?: string[]
@@ -60,6 +72,28 @@ export function configApiOf(
   }
   const headers = stringMap(entry.headers, `${where}.headers`, fail)
   if (headers !== undefined) api.headers = headers
+  const forcedHeaders = stringMap(entry.forcedHeaders, `${where}.forcedHeaders`, fail)
+  if (forcedHeaders !== undefined) api.forcedHeaders = forcedHeaders
+  if (entry.timeout !== undefined) {
+    if (typeof entry.timeout !== 'number' || !(entry.timeout > 0))
+      fail(`${where}.timeout must be a number of seconds > 0`)
+    api.timeout = entry.timeout
+  }
+  if (entry.maxResponse !== undefined) {
+    if (typeof entry.maxResponse !== 'number' && typeof entry.maxResponse !== 'string')
+      fail(`${where}.maxResponse must be a number of bytes or a size such as "4MiB"`)
+    api.maxResponse = entry.maxResponse
+  }
+  for (const flag of ['strictResponses', 'allowRemoteRefs'] as const) {
+    if (entry[flag] === undefined) continue
+    if (typeof entry[flag] !== 'boolean') fail(`${where}.${flag} must be true or false`)
+    api[flag] = entry[flag]
+  }
+  if (entry.files !== undefined) {
+    if (typeof entry.files !== 'string' || entry.files.trim() === '')
+      fail(`${where}.files must be a directory`)
+    api.files = resolve(dirname(file), entry.files)
+  }
   if (entry.credentials !== undefined) {
     const credentials = entry.credentials
     if (typeof credentials !== 'object' || credentials === null || Array.isArray(credentials)) {

@@ -162,3 +162,41 @@ test('an entry with "openapi" is a REST API, not a skipped server: its settings 
   const wrong = configFile({ mcpServers: { pets: { openapi: './pets.yaml', include: 'getPet' } } })
   expect(() => readGatewayConfig(wrong)).toThrow(/'pets'\.include must be a list of strings/)
 })
+
+test("an openapi entry's limits, modes, forced headers and upload directory", () => {
+  const file = configFile({
+    mcpServers: {
+      pets: {
+        openapi: './pets.yaml',
+        forcedHeaders: { 'X-Tenant': 'acme' },
+        timeout: 2.5,
+        maxResponse: '4MiB',
+        strictResponses: true,
+        allowRemoteRefs: false,
+        files: './uploads',
+      },
+    },
+  })
+  expect(readGatewayConfig(file).apis).toEqual([
+    {
+      name: 'pets',
+      spec: join(file, '..', 'pets.yaml'),
+      forcedHeaders: { 'X-Tenant': 'acme' },
+      timeout: 2.5,
+      maxResponse: '4MiB',
+      strictResponses: true,
+      allowRemoteRefs: false,
+      files: join(file, '..', 'uploads'),
+    },
+  ])
+  for (const [field, value, said] of [
+    ['timeout', 0, 'timeout must be a number of seconds > 0'],
+    ['maxResponse', true, 'maxResponse must be a number of bytes or a size'],
+    ['strictResponses', 'yes', 'strictResponses must be true or false'],
+    ['files', '', 'files must be a directory'],
+    ['forcedHeaders', { 'X-A': 1 }, 'forcedHeaders must be an object of strings'],
+  ] as const) {
+    const wrong = configFile({ mcpServers: { pets: { openapi: './pets.yaml', [field]: value } } })
+    expect(() => readGatewayConfig(wrong)).toThrow(said)
+  }
+})

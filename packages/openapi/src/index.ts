@@ -15,7 +15,7 @@ export { createOpenApiRegistry, openApiTools } from './registry.js'
 
 export type { ClientCredentials } from './auth/client-credentials.js'
 export type { OpenApiCredential } from './auth/credentials.js'
-export { credentialsFromEnvironment } from './auth/credentials.js'
+export { credentialsFromEnvironment, environmentVariable } from './auth/credentials.js'
 
 // Errors
 

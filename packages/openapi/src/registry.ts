@@ -4,13 +4,12 @@
 
 import { createToolRegistry, type ToolDefinition, type ToolRegistry } from '@mcp-kit/server'
 import type { Dispatcher } from 'undici'
-import { createAuthorizer, type OpenApiCredential } from './auth/credentials.js'
+import type { OpenApiCredential } from './auth/credentials.js'
+import { toolScopes } from './auth/scopes.js'
+import { prepareApi } from './call/api.js'
+import { describeFiles } from './call/files.js'
+import { callHandler, prepareOperation } from './call/handler.js'
 import type { OpenApiDocument } from './document/load.js'
-import { baseUrlOf } from './document/servers.js'
-import { OpenApiError } from './errors.js'
-import { toToolResult } from './http/answer.js'
-import { buildRequest } from './http/request.js'
-import { SendFailure, send } from './http/send.js'
 import { annotationsOf } from './tools/annotations.js'
 import { compileOperationFilter } from './tools/filter.js'
 import { inputOf } from './tools/input-schema.js'
@@ -21,8 +20,13 @@ import { outputOf } from './tools/output-schema.js'
 export interface OpenApiToolOptions {
   /** Where requests go (default: the document's first server URL). Every request goes to this origin. */
   baseUrl?: string
-  /** Headers sent with every request, e.g. `{ 'X-Api-Key': key }`; they win over those credentials give. */
+  /**
+   * Headers sent with every request, e.g. `{ 'X-Api-Key': key }`: they win over credentials' headers,
+   * and lose to a header parameter the caller passes.
+   */
   headers?: Readonly<Record<string, string>>
+  /** Headers sent with every request that nothing overrides, not even the caller's header parameters. */
+  forcedHeaders?: Readonly<Record<string, string>>
   /** Secrets by security scheme name (see `credentialsFromEnvironment`). */
   credentials?: Readonly<Record<string, OpenApiCredential>>
   /** Operations to offer: tool names, operationIds, `tag:NAME` or `METHOD /path`, with `*`/`?` globs (default all). */
@@ -33,8 +37,20 @@ export interface OpenApiToolOptions {
   timeoutMs?: number
   /** The largest answer read, in bytes (default 10 MiB). */
   maxResponseBytes?: number
-  /** Declare output schemas from the success responses (default true). */
+  /**
+   * Hold 2xx answers to the document's schema for them (default true): an answer off it is
+   * returned with warnings in its result's `_meta`, or refused when `strictResponses`.
+   */
   outputSchemas?: boolean
+  /**
+   * Refuse a 2xx answer that does not match the document, and declare the schema as the tool's
+   * outputSchema (a promise to clients, which MCP says the answer must keep). Default false.
+   */
+  strictResponses?: boolean
+  /** Give each tool the OAuth scopes its operation's security names, for a server that checks tokens. */
+  requireScopes?: boolean
+  /** Where file arguments `@name` are read from (default: none; files are given in base64). */
+  filesDirectory?: string
   /** The undici dispatcher requests go through (default undici's global one). */
   dispatcher?: Dispatcher
   /** The fetch used for OAuth token requests (default the global fetch). */
@@ -51,26 +67,16 @@ export interface OpenApiTool {
   definition: ToolDefinition
 }
 
-function checkHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const checked: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new OpenApiError('invalid_options', `${JSON.stringify(name)} is not a header name`)
-    }
-    if (/[\r\n\0]/.test(value))
-      throw new OpenApiError('invalid_options', `the ${name} header's value has a line break`)
-    checked[name.toLowerCase()] = value
-  }
-  return checked
+/** The summary, then the description unless it repeats the summary. */
+function describe(summary: string | undefined, description: string | undefined): string | undefined {
+  if (summary === undefined || description === undefined) return summary ?? description
+  const plain = (text: string) => text.replace(/[\s.:]+$/, '').toLowerCase()
+  return description.toLowerCase().startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
 }
 
 /** The tools of a document, without registering them. Fails with OpenApiError `invalid_options`. */
 export function openApiTools(document: OpenApiDocument, options: OpenApiToolOptions = {}): OpenApiTool[] {
-  const base = baseUrlOf(document, options.baseUrl)
-  const headers = checkHeaders(options.headers ?? {})
-  const authorize = createAuthorizer(document, options.credentials ?? {}, base, options.fetch)
-  const timeoutMs = options.timeoutMs ?? 30_000
-  const maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024
+  const api = prepareApi(document, options)
   const wanted = compileOperationFilter(options)
   const operations = operationsOf(document)
   const names = toolNames(operations)
@@ -82,33 +88,22 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
     const output =
       options.outputSchemas === false ? { schema: undefined, shape: 'none' as const } : outputOf(operation)
     const where = `${operation.method} ${operation.path}`
-    const description =
-      [operation.summary, operation.description].filter((text) => text !== undefined).join('\n\n') || where
+    const description = describe(operation.summary, operation.description) ?? where
+    const prepared = prepareOperation(document, operation, input.plan)
+    describeFiles(input.schema, prepared, api.files !== undefined)
     const definition: ToolDefinition = {
       name,
       description: operation.deprecated ? `(deprecated) ${description}` : description,
       inputSchema: input.schema,
       annotations: annotationsOf(operation),
-      async handler(args, context) {
-        const http = buildRequest(operation, input.plan, args, base)
-        Object.assign(http.headers, headers)
-        try {
-          await authorize(http, operation.security, context.signal)
-          const answer = await send(http, {
-            dispatcher: options.dispatcher,
-            timeoutMs,
-            maxResponseBytes,
-            signal: context.signal,
-          })
-          return toToolResult(answer, output.shape, where, http.url)
-        } catch (error) {
-          if (error instanceof SendFailure)
-            return { isError: true, content: [{ type: 'text', text: error.message }] }
-          throw error
-        }
-      },
+      handler: callHandler(api, prepared, output),
     }
-    if (output.schema !== undefined) definition.outputSchema = output.schema
+    if (options.requireScopes === true) {
+      const scopes = toolScopes(document, operation.security, where)
+      if (scopes.length > 0) definition.scopes = scopes
+    }
+    // Lenient answers are not promised: a declared outputSchema is one clients hold answers to.
+    if (output.schema !== undefined && api.strictResponses) definition.outputSchema = output.schema
     tools.push({
       name,
       method: operation.method,

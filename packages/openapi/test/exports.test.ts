@@ -6,6 +6,7 @@ test('the public runtime exports are exactly these', () => {
     'OpenApiError',
     'createOpenApiRegistry',
     'credentialsFromEnvironment',
+    'environmentVariable',
     'loadOpenApi',
     'openApiTools',
   ])

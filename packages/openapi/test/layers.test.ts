@@ -1,5 +1,5 @@
 // Pins the layers of src/: which folder may import which (schema at the bottom, then the document,
-// the tools' shapes, HTTP, credentials; registry.ts at the top composes them). A new dependency
+// the tools' shapes, HTTP, credentials, a call from end to end; registry.ts at the top composes them). A new dependency
 // between folders is a conscious act (add it to the table), as exports.test.ts does for the API.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -13,8 +13,9 @@ const mayImport: Record<string, string[]> = {
   schema: [],
   document: ['schema'],
   tools: ['schema', 'document'],
-  http: ['document', 'tools'],
+  http: ['schema', 'document', 'tools'],
   auth: ['document', 'tools', 'http'],
+  call: ['schema', 'document', 'tools', 'http', 'auth'],
 }
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))

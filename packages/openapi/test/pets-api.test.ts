@@ -65,7 +65,10 @@ describe('the generated document as tools', () => {
     })
   })
 
-  it('takes the success response as the output schema', () => {
+  it('declares the success response as the output schema when answers are held to it (strict)', async () => {
+    const strict = openApiTools(await loadOpenApi(api.specUrl), { strictResponses: true })
+    const tool = (name: string) => strict.find((candidate) => candidate.name === name)?.definition
+    expect(tools.some((each) => each.definition.outputSchema !== undefined)).toBe(false)
     expect(tool('createPet')?.outputSchema).toMatchObject({
       type: 'object',
       required: ['id', 'name', 'species'],

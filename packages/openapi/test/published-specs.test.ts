@@ -39,7 +39,8 @@ describe('tool lists of published documents', () => {
     ['a document with circular schemas', '3.0/json/schema-circular.json'],
   ])('%s', async (_name, path) => {
     const document = await loadOpenApi(example(path))
-    const tools = openApiTools(document)
+    // Strict: the success answers' schemas are declared as output schemas.
+    const tools = openApiTools(document, { strictResponses: true })
     expect(summary(tools)).toMatchSnapshot()
     // Every schema is plain JSON (recursive ones end in "anything"), as clients receive it.
     for (const tool of tools) expect(() => JSON.stringify(tool.definition.inputSchema)).not.toThrow()
@@ -142,7 +143,13 @@ describe('calls against a local server that implements the Petstore', () => {
     const missing = await runtime.callTool('getPetById', { petId: 8 })
     expect(missing).toMatchObject({
       isError: true,
-      content: [{ type: 'text', text: 'GET /pet/{petId}: HTTP 404 Not Found: Pet not found' }],
+      content: [
+        {
+          type: 'text',
+          // The message first, then the whole body (here its code and type).
+          text: 'GET /pet/{petId}: HTTP 404 Not Found: Pet not found\n{"code":1,"type":"error","message":"Pet not found"}',
+        },
+      ],
     })
   })
 

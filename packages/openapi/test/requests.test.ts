@@ -155,15 +155,15 @@ describe('credentials', () => {
     })
   })
 
-  it('come from the environment by scheme name', async () => {
+  it("come from the environment by the API's name and the scheme's", async () => {
     const loaded = await loadOpenApi(document(api.url))
     expect(
-      credentialsFromEnvironment(loaded, {
-        MCP_KIT_OPENAPI_QUERYKEY: 'k1',
-        MCP_KIT_OPENAPI_BASIC: 'ann:pw',
-        MCP_KIT_OPENAPI_MACHINE_CLIENT_ID: 'svc',
-        MCP_KIT_OPENAPI_MACHINE_CLIENT_SECRET: 's1',
-        MCP_KIT_OPENAPI_BEARER: '',
+      credentialsFromEnvironment(loaded, 'test-api', {
+        MCP_KIT_OPENAPI_TEST_API__QUERYKEY: 'k1',
+        MCP_KIT_OPENAPI_TEST_API__BASIC: 'ann:pw',
+        MCP_KIT_OPENAPI_TEST_API__MACHINE__CLIENT_ID: 'svc',
+        MCP_KIT_OPENAPI_TEST_API__MACHINE__CLIENT_SECRET: 's1',
+        MCP_KIT_OPENAPI_TEST_API__BEARER: '',
       }),
     ).toEqual({
       queryKey: 'k1',

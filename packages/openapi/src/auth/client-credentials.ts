@@ -9,6 +9,34 @@ export interface ClientCredentials {
 }
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]'])
+// A token answer is a few hundred bytes; a token endpoint is no reason to hold more in memory.
+const maximumTokenAnswerBytes = 64 * 1024
+
+/** The JSON object of a token answer, read no further than the limit ({} when it is not one). */
+async function boundedJson(response: Response): Promise<Record<string, unknown>> {
+  const reader = response.body?.getReader()
+  if (reader === undefined) return {}
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maximumTokenAnswerBytes) {
+      await reader.cancel()
+      return {}
+    }
+    chunks.push(value)
+  }
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}
 
 export function createTokenSource(
   name: string,
@@ -17,6 +45,7 @@ export function createTokenSource(
   scopes: readonly string[],
   base: URL,
   fetchToken: typeof fetch = fetch,
+  onToken: (token: string) => void = () => {},
 ) {
   const flows = scheme.flows as { clientCredentials?: { tokenUrl?: unknown } } | undefined
   const declared = flows?.clientCredentials?.tokenUrl
@@ -49,14 +78,15 @@ export function createTokenSource(
       redirect: 'manual',
       signal,
     })
-    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>
+    const answer = await boundedJson(response)
     if (!response.ok || typeof answer.access_token !== 'string') {
-      const reason = typeof answer.error === 'string' ? `: ${answer.error}` : ''
+      const reason = typeof answer.error === 'string' ? `: ${answer.error.slice(0, 200)}` : ''
       throw new Error(
         `security scheme '${name}': the token endpoint ${url.origin} answered ${response.status}${reason}`,
       )
     }
     const seconds = typeof answer.expires_in === 'number' ? answer.expires_in : 3600
+    onToken(answer.access_token)
     cached = { token: answer.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 }
     return answer.access_token
   }

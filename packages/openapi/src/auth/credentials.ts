@@ -2,7 +2,7 @@
 // query or a cookie; HTTP bearer or basic; an OAuth 2 or OpenID Connect access token, or OAuth 2
 // client credentials exchanged for one at the scheme's token URL. For each operation the first
 // of its security alternatives that every credential is there for is used. Credentials only go
-// with requests to the API's own origin, and no message ever shows them.
+// with requests to the API's own origin, and no message ever shows them (http/redact.ts).
 
 import type { OpenApiDocument } from '../document/load.js'
 import type { HttpRequest } from '../http/request.js'
@@ -20,25 +20,43 @@ function schemesOf(document: OpenApiDocument): Record<string, Scheme> {
   return components?.securitySchemes ?? {}
 }
 
-function environmentName(prefix: string, scheme: string): string {
-  return `${prefix}${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`
+/** A name as it appears in a variable: upper case, each run of other characters one `_`, none at the ends. */
+function variableWord(name: string): string {
+  return name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
 }
 
 /**
- * Credentials for the document's security schemes from the environment: `<prefix><SCHEME>` (the
- * scheme's name upper-cased, other characters `_`) holds a key or token, `user:password` for
- * basic; `<prefix><SCHEME>_CLIENT_ID` and `_CLIENT_SECRET` an OAuth client (client credentials).
+ * The environment variable that holds the credential of security scheme `scheme` of the API named
+ * `api`: `MCP_KIT_OPENAPI_<API>__<SCHEME>` (each name upper-cased, runs of other characters one
+ * `_`). A word never holds `__`, so the first `__` ends the API's name: no scheme of one API can
+ * name a variable of another. Undefined when a name has no letter or digit.
+ */
+export function environmentVariable(api: string, scheme: string): string | undefined {
+  const apiWord = variableWord(api)
+  const schemeWord = variableWord(scheme)
+  return apiWord === '' || schemeWord === '' ? undefined : `MCP_KIT_OPENAPI_${apiWord}__${schemeWord}`
+}
+
+/**
+ * Credentials for the document's security schemes from the environment, for the API named `api`
+ * (see `environmentVariable`): `MCP_KIT_OPENAPI_<API>__<SCHEME>` holds a key or token,
+ * `user:password` for basic; `…__<SCHEME>__CLIENT_ID` and `…__CLIENT_SECRET` an OAuth client
+ * (client credentials). Variables are bound to one API's name, so two documents never share them.
  */
 export function credentialsFromEnvironment(
   document: OpenApiDocument,
+  api: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  prefix = 'MCP_KIT_OPENAPI_',
 ): Record<string, OpenApiCredential> {
   const found: Record<string, OpenApiCredential> = {}
   for (const [name, scheme] of Object.entries(schemesOf(document))) {
-    const variable = environmentName(prefix, name)
-    const clientId = env[`${variable}_CLIENT_ID`]
-    const clientSecret = env[`${variable}_CLIENT_SECRET`]
+    const variable = environmentVariable(api, name)
+    if (variable === undefined) continue
+    const clientId = env[`${variable}__CLIENT_ID`]
+    const clientSecret = env[`${variable}__CLIENT_SECRET`]
     if (scheme.type === 'oauth2' && clientId && clientSecret) {
       found[name] = { clientId, clientSecret }
       continue
@@ -55,6 +73,26 @@ export function credentialsFromEnvironment(
   return found
 }
 
+/** Every secret the credentials hold, in the forms they are sent (for the redactor). */
+export function credentialSecrets(credentials: Readonly<Record<string, OpenApiCredential>>): string[] {
+  const secrets: string[] = []
+  const basic = (pair: string) => Buffer.from(pair).toString('base64')
+  for (const credential of Object.values(credentials)) {
+    if (typeof credential === 'string') {
+      secrets.push(credential, basic(credential))
+      if (credential.includes(':')) secrets.push(credential.slice(credential.indexOf(':') + 1))
+    } else if ('password' in credential) {
+      secrets.push(credential.password, basic(`${credential.username}:${credential.password}`))
+    } else {
+      secrets.push(
+        credential.clientSecret,
+        basic(`${encodeURIComponent(credential.clientId)}:${encodeURIComponent(credential.clientSecret)}`),
+      )
+    }
+  }
+  return secrets
+}
+
 /** Adds to a request what its operation's security asks for, when the credentials are there. */
 export type Authorizer = (
   request: HttpRequest,
@@ -67,6 +105,7 @@ export function createAuthorizer(
   credentials: Readonly<Record<string, OpenApiCredential>>,
   base: URL,
   fetchToken: typeof fetch | undefined,
+  onToken: (token: string) => void = () => {},
 ): Authorizer {
   const schemes = schemesOf(document)
   const tokenSources = new Map<string, ReturnType<typeof createTokenSource>>()
@@ -98,7 +137,7 @@ export function createAuthorizer(
         const key = `${name} ${[...scopes].sort().join(' ')}`
         let source = tokenSources.get(key)
         if (source === undefined) {
-          source = createTokenSource(name, scheme, credential, scopes, base, fetchToken)
+          source = createTokenSource(name, scheme, credential, scopes, base, fetchToken, onToken)
           tokenSources.set(key, source)
         }
         request.headers.authorization = `Bearer ${await source.token(signal)}`

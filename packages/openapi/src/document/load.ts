@@ -1,17 +1,19 @@
 // Reading an OpenAPI document: a URL, a file (JSON or YAML) or an object, every `$ref` resolved by
-// @readme/openapi-parser (components, and relative files beside a file). A document from a URL is
-// fetched here, since the parser refuses loopback and private hosts, where the APIs people wrap
-// often are; what it refers to outside itself must then be an absolute URL on a public host (the
-// parser's own rule), and never a local file. Recursive schemas keep their `$ref` (see
-// schema/json-schema.ts). Only OpenAPI 3.0 and 3.1 are taken: a Swagger 2.0 document is refused,
-// saying how to convert it.
+// @readme/openapi-parser, whose reads all go through references.ts and read.ts: within the
+// document's folder (or URL folder) unless remote references are allowed, within one budget of
+// bytes and time, abortable. A document from a URL is fetched by us, since the parser refuses
+// loopback and private hosts, where the APIs people wrap often are. Recursive schemas keep their
+// `$ref` (see schema/json-schema.ts). Only OpenAPI 3.0 and 3.1 are taken: a Swagger 2.0 document
+// is refused, saying how to convert it.
 
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
-import { networkReason, OpenApiError } from '../errors.js'
+import { OpenApiError } from '../errors.js'
 import { cleanText } from '../schema/clean-text.js'
+import { checkExpansion } from './expansion.js'
+import { checkTime, type ReadBudget, ReadRefused } from './read.js'
+import { type DocumentRoot, fileRoot, referenceResolvers } from './references.js'
 
 export interface OpenApiDocument {
   /** The document with its `$ref`s resolved. */
@@ -27,8 +29,14 @@ export interface OpenApiDocument {
 export interface LoadOptions {
   /** Where a relative file path starts (default `process.cwd()`). */
   cwd?: string
-  /** How long fetching the document (and each file it refers to) may take, in ms (default 10 s). */
+  /** How long fetching the document (and each document it refers to) may take, in ms (default 10 s). */
   timeoutMs?: number
+  /** The most bytes the document and the files it refers to may have together (default 32 MiB). */
+  maxBytes?: number
+  /** Follow `$ref`s to documents on other hosts (default false: only beside the document). */
+  allowRemoteRefs?: boolean
+  /** Stop loading (e.g. on SIGTERM): the promise rejects with the signal's reason. */
+  signal?: AbortSignal
 }
 
 function locate(source: string, cwd: string): { source: string; kind: 'url' | 'file' } {
@@ -41,42 +49,67 @@ function locate(source: string, cwd: string): { source: string; kind: 'url' | 'f
 }
 
 const maximumDocumentBytes = 32 * 1024 * 1024
+// The whole load: reading, parsing, following references, counting (large real documents take seconds).
+const maximumLoadMs = 60_000
 
-/** The document at `url`, parsed (JSON or YAML). */
-async function fetchDocument(url: string, timeoutMs: number): Promise<unknown> {
-  let text: string
-  try {
-    const response = await fetch(url, {
-      headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim())
-    if (Number(response.headers.get('content-length') ?? 0) > maximumDocumentBytes) {
-      throw new Error(`larger than ${maximumDocumentBytes} bytes`)
-    }
-    text = await response.text()
-  } catch (error) {
-    const cause = (error as { cause?: unknown }).cause
-    const reason =
-      (error as Error).name === 'TimeoutError'
-        ? `no answer within ${timeoutMs / 1000} s`
-        : networkReason(cause instanceof Error ? cause : error)
-    throw new OpenApiError('invalid_spec', `cannot fetch ${url}: ${reason}`, {
+/** An error of the dereferencer (or of our reads inside it) as an OpenApiError. */
+function readError(error: unknown, refusal: unknown, named: string): OpenApiError {
+  const found = error instanceof ReadRefused ? error : refusal
+  if (found instanceof ReadRefused) {
+    return new OpenApiError('invalid_spec', cleanText(found.message), {
       cause: error,
-      details: { unreachable: true },
+      details: found.unreachable ? { unreachable: true } : undefined,
     })
   }
-  try {
-    return /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text)
-  } catch (error) {
-    throw new OpenApiError(
-      'invalid_spec',
-      `${url} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`,
-      {
-        cause: error,
-      },
-    )
+  const name = (error as Error)?.name
+  const reason =
+    name === 'TimeoutError'
+      ? `following its references took longer than ${maximumLoadMs / 1000} s`
+      : cleanText((error as Error)?.message ?? String(error)).split('\n')[0]
+  return new OpenApiError('invalid_spec', `cannot read ${named}: ${reason}`, { cause: error })
+}
+
+function hasExternalReference(value: unknown): boolean {
+  const stack = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (typeof node !== 'object' || node === null) continue
+    const ref = (node as { $ref?: unknown }).$ref
+    if (typeof ref === 'string' && !ref.startsWith('#')) return true
+    for (const child of Object.values(node))
+      if (typeof child === 'object' && child !== null) stack.push(child)
   }
+  return false
+}
+
+/**
+ * The document with every `$ref` followed. Other documents it refers to are bundled into it first
+ * (through the resolvers), so that its size once dereferenced can be counted before the
+ * dereferencer, which cannot be interrupted, spells it out.
+ */
+async function dereferenced(
+  raw: Record<string, unknown>,
+  root: DocumentRoot,
+  resolvers: ReturnType<typeof referenceResolvers>,
+  named: string,
+  budget: ReadBudget,
+): Promise<Record<string, unknown>> {
+  const parser = await import('@readme/openapi-parser')
+  const options = () => ({
+    dereference: { circular: 'ignore' as const },
+    resolve: { file: resolvers.file as never, http: resolvers.http as never, external: true },
+    timeoutMs: Math.max(1, budget.deadline - Date.now()),
+  })
+  let whole = raw
+  if (hasExternalReference(raw)) {
+    const source = root.kind === 'file' ? root.path : root.kind === 'url' ? root.url.href : raw
+    whole = (await parser.bundle(source as never, options())) as unknown as Record<string, unknown>
+  }
+  checkTime(budget, `reading ${named}`)
+  checkExpansion(whole, named, budget)
+  const spec = (await parser.dereference(whole as never, options())) as unknown as Record<string, unknown>
+  checkTime(budget, `reading ${named}`)
+  return spec
 }
 
 /** Reads, parses and dereferences an OpenAPI 3.x document. Fails with OpenApiError `invalid_spec`. */
@@ -89,26 +122,38 @@ export async function loadOpenApi(
   if (located?.kind === 'file' && !existsSync(located.source)) {
     throw new OpenApiError('invalid_spec', `${located.source}: no such file`)
   }
-  const timeoutMs = options.timeoutMs ?? 10_000
-  const api =
-    located === undefined
-      ? structuredClone(input as Record<string, unknown>)
-      : located.kind === 'url'
-        ? await fetchDocument(located.source, timeoutMs)
-        : located.source
-  if (typeof api !== 'string' && (typeof api !== 'object' || api === null || Array.isArray(api))) {
-    throw new OpenApiError('invalid_spec', `${named} is not an OpenAPI document (not an object)`)
+  const maxBytes = options.maxBytes ?? maximumDocumentBytes
+  const budget: ReadBudget = {
+    bytesLeft: maxBytes,
+    maxBytes,
+    deadline: Date.now() + maximumLoadMs,
+    maximumMs: maximumLoadMs,
+    fetchTimeoutMs: options.timeoutMs ?? 10_000,
+    signal: options.signal,
   }
-  const { dereference } = await import('@readme/openapi-parser')
+  let root: DocumentRoot
+  if (located === undefined) {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new OpenApiError('invalid_spec', 'the document is not an OpenAPI document (not an object)')
+    }
+    root = { kind: 'object' }
+  } else {
+    root =
+      located.kind === 'url' ? { kind: 'url', url: new URL(located.source) } : await fileRoot(located.source)
+  }
+  const resolvers = referenceResolvers(root, budget, options.allowRemoteRefs === true)
   let spec: Record<string, unknown>
   try {
-    spec = (await dereference(api as never, {
-      dereference: { circular: 'ignore' },
-      resolve: { file: located?.kind === 'file', http: { timeout: timeoutMs, redirects: 5 } },
-    })) as unknown as Record<string, unknown>
+    const raw =
+      root.kind === 'object' ? structuredClone(input as Record<string, unknown>) : await resolvers.root()
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new OpenApiError('invalid_spec', `${named} is not an OpenAPI document (not an object)`)
+    }
+    spec = await dereferenced(raw as Record<string, unknown>, root, resolvers, named, budget)
   } catch (error) {
-    const reason = cleanText((error as Error)?.message ?? String(error)).split('\n')[0]
-    throw new OpenApiError('invalid_spec', `cannot read ${named}: ${reason}`, { cause: error })
+    if (options.signal?.aborted) throw options.signal.reason
+    if (OpenApiError.isInstance(error)) throw error
+    throw readError(error, resolvers.refusal(), named)
   }
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
     throw new OpenApiError('invalid_spec', `${named} is not an OpenAPI document (not an object)`)

@@ -1,28 +1,43 @@
-// The HTTP request of one tool call: the path template filled in, the query string, header and
-// cookie parameters, and the body in the operation's media type (JSON, a form, multipart or
-// text), all from arguments that already passed the tool's inputSchema.
+// The HTTP request of one tool call: the path template filled in (path.ts), the query string,
+// header and cookie parameters, and the body in the operation's media type (body.ts), all from
+// arguments that already passed the tool's inputSchema. What the caller's arguments set is kept
+// apart from what the server adds (credentials, configured headers): headers.ts puts them in
+// their order of precedence.
 
-import { FormData } from 'undici'
+import type { FormData } from 'undici'
 import { joinUrl } from '../document/servers.js'
 import type { ArgumentPlan } from '../tools/input-schema.js'
 import type { Operation } from '../tools/operations.js'
-import { cookiePairs, encode, headerValue, pathValue, queryPairs } from './serialize.js'
+import { type BodyPlan, encodeBody } from './body.js'
+import type { FileAccess } from './files.js'
+import { expandPath, type PathTemplate, RequestRefused } from './path.js'
+import { cookiePairs, headerValue, queryPairs } from './serialize.js'
+
+/** What a call needs of its operation, worked out once at load. */
+export interface PreparedOperation {
+  operation: Operation
+  plan: ArgumentPlan
+  path: PathTemplate
+  body: BodyPlan | undefined
+  /** `GET /pets/{petId}`, for messages. */
+  where: string
+}
 
 export interface HttpRequest {
   method: string
   url: URL
+  /** Headers the server adds (credentials); headers.ts merges the rest in. */
   headers: Record<string, string>
-  body: string | FormData | undefined
+  /** Header parameters from the caller's arguments, lower-cased. */
+  parameterHeaders: Record<string, string>
+  contentType: string | undefined
+  body: string | Uint8Array | FormData | undefined
   /** Query pairs added after the parameters (credentials), kept apart so messages never show them. */
   secretQuery: string[]
   cookies: string[]
 }
 
 type Args = Record<string, unknown>
-
-function formText(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)
-}
 
 function bodyValue(plan: ArgumentPlan, args: Args): unknown {
   const body = plan.body
@@ -40,43 +55,20 @@ function bodyValue(plan: ArgumentPlan, args: Args): unknown {
   return any ? value : undefined
 }
 
-function encodeBody(mediaType: string, value: unknown): string | FormData {
-  if (/^application\/x-www-form-urlencoded\b/i.test(mediaType)) {
-    const pairs: string[] = []
-    for (const [name, item] of Object.entries((value ?? {}) as Args)) {
-      if (item === undefined) continue
-      for (const one of Array.isArray(item) ? item : [item])
-        pairs.push(`${encode(name)}=${encode(formText(one))}`)
-    }
-    return pairs.join('&')
-  }
-  if (/^multipart\/form-data\b/i.test(mediaType)) {
-    const form = new FormData()
-    for (const [name, item] of Object.entries((value ?? {}) as Args)) {
-      if (item === undefined) continue
-      for (const one of Array.isArray(item) ? item : [item]) form.append(name, formText(one))
-    }
-    return form
-  }
-  if (/^text\//i.test(mediaType) && typeof value === 'string') return value
-  return JSON.stringify(value)
-}
-
-export function buildRequest(operation: Operation, plan: ArgumentPlan, args: Args, base: URL): HttpRequest {
-  let path = operation.path
+export async function buildRequest(
+  prepared: PreparedOperation,
+  args: Args,
+  base: URL,
+  files: FileAccess | undefined,
+): Promise<HttpRequest> {
   const query: string[] = []
-  const headers: Record<string, string> = {}
+  const parameterHeaders: Record<string, string> = {}
   const cookies: string[] = []
-  for (const { argument, parameter } of plan.parameters) {
+  for (const { argument, parameter } of prepared.plan.parameters) {
     let value = args[argument]
-    if (value === undefined) continue
+    if (value === undefined || parameter.in === 'path') continue
     if (parameter.json) value = JSON.stringify(value)
     switch (parameter.in) {
-      case 'path':
-        path = path
-          .split(`{${parameter.name}}`)
-          .join(pathValue(parameter.name, value, parameter.style, parameter.explode))
-        break
       case 'query': {
         const pairs = queryPairs(
           parameter.name,
@@ -89,22 +81,36 @@ export function buildRequest(operation: Operation, plan: ArgumentPlan, args: Arg
         break
       }
       case 'header':
-        headers[parameter.name.toLowerCase()] = headerValue(value, parameter.explode)
+        parameterHeaders[parameter.name.toLowerCase()] = headerValue(value, parameter.explode)
         break
       case 'cookie':
         cookies.push(cookiePairs(parameter.name, value, parameter.explode))
         break
     }
   }
+  const path = expandPath(prepared.path, args)
   const url = joinUrl(base, path)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  if (url.origin !== base.origin || !url.pathname.startsWith(`${prefix}/`)) {
+    throw new RequestRefused(
+      `${prepared.where}: the arguments would send the request elsewhere; nothing was sent`,
+    )
+  }
   if (query.length > 0) url.search = `?${query.join('&')}`
   let body: HttpRequest['body']
-  const value = bodyValue(plan, args)
-  if (operation.body !== undefined && value !== undefined) {
-    body = encodeBody(operation.body.mediaType, value)
-    // undici sets multipart's boundary itself.
-    if (typeof body === 'string') headers['content-type'] = operation.body.mediaType
+  let contentType: string | undefined
+  const value = bodyValue(prepared.plan, args)
+  if (prepared.body !== undefined && value !== undefined) {
+    ;({ body, contentType } = await encodeBody(prepared.body, value, files))
   }
-  headers.accept ??= 'application/json, */*;q=0.8'
-  return { method: operation.method, url, headers, body, secretQuery: [], cookies }
+  return {
+    method: prepared.operation.method,
+    url,
+    headers: {},
+    parameterHeaders,
+    contentType,
+    body,
+    secretQuery: [],
+    cookies,
+  }
 }

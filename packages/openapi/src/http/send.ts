@@ -1,6 +1,7 @@
-// Sending a request with undici and reading its answer, bounded in time and size. Redirects are
-// not followed (credentials stay with the API's origin). Failures to reach the API become
-// messages naming the origin and path, never the query (which may hold a key) nor any header.
+// Sending a request with undici and reading its answer, bounded in time and in size as it streams
+// (a chunked answer stops at the limit, whatever it declared). Redirects are not followed
+// (credentials stay with the API's origin). Failures to reach the API become messages naming the
+// origin and path, never the query (which may hold a key) nor any header.
 
 import { type Dispatcher, request } from 'undici'
 import { networkReason } from '../errors.js'
@@ -27,15 +28,17 @@ function where(http: HttpRequest): string {
   return `${http.method} ${http.url.origin}${http.url.pathname}`
 }
 
-export async function send(http: HttpRequest, options: SendOptions): Promise<HttpAnswer> {
+export async function send(
+  http: HttpRequest,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<HttpAnswer> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   const signal = AbortSignal.any([options.signal, timeout])
   const url = new URL(http.url)
   if (http.secretQuery.length > 0) {
     url.search = [url.search.replace(/^\?/, ''), ...http.secretQuery].filter((part) => part !== '').join('&')
   }
-  const headers = { ...http.headers }
-  if (http.cookies.length > 0) headers.cookie = http.cookies.join('; ')
   try {
     const answer = await request(url, {
       method: http.method as Dispatcher.HttpMethod,

@@ -1,15 +1,28 @@
 // Parameter values on the wire, as OpenAPI's `style` and `explode` say (RFC 6570 underneath):
-// path `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/`deepObject`,
-// headers `simple`, cookies `form`. Every value is percent-encoded (RFC 3986 unreserved
-// characters stay), so a value can neither add a path segment nor end the query; a path value of
-// `.` or `..` is encoded too, so it cannot climb the API's path.
+// path `simple`/`label`/`matrix`, query (and form fields) `form`/`spaceDelimited`/
+// `pipeDelimited`/`deepObject`, headers `simple`, cookies `form`. Every value is percent-encoded
+// (RFC 3986 unreserved characters stay), so a value can neither add a path segment nor end the
+// query; what could still change the path (a dot segment, a slash a server may decode) is
+// refused in path.ts. `deepObject` nests as Stripe and `qs` do: `a[b][c]=v`, `a[0]=v`.
 
 type Value = unknown
 
-const reserved = /[:/?#[\]@!$&'()*+,;=]/
+// Reserved characters `allowReserved` lets through; never `#`, which would end the URL's query.
+const reserved = /[:/?[\]@!$&'()*+,;=]/
 
 /** Percent-encodes everything but RFC 3986 unreserved characters (and reserved ones when allowed). */
 export function encode(text: string, allowReserved = false): string {
+  if (!allowReserved) {
+    try {
+      // The fast way; it leaves !'()* alone, which RFC 3986 reserves.
+      return encodeURIComponent(text).replace(
+        /[!'()*]/g,
+        (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+      )
+    } catch {
+      // A lone surrogate: encoded byte by byte below (as U+FFFD).
+    }
+  }
   let out = ''
   for (const character of text) {
     if (/[A-Za-z0-9\-._~]/.test(character) || (allowReserved && reserved.test(character))) {
@@ -22,7 +35,8 @@ export function encode(text: string, allowReserved = false): string {
   return out
 }
 
-function scalar(value: Value): string {
+/** A value as text: objects (deeper than a style describes) as JSON. */
+export function scalar(value: Value): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
@@ -38,10 +52,7 @@ function isObject(value: Value): value is Record<string, Value> {
 
 /** A path parameter's value, encoded, to put in place of `{name}`. */
 export function pathValue(name: string, value: Value, style: string, explode: boolean): string {
-  const one = (item: Value) => {
-    const text = scalar(item)
-    return text === '.' || text === '..' ? text.replace(/\./g, '%2E') : encode(text)
-  }
+  const one = (item: Value) => encode(scalar(item))
   if (style === 'label' || style === 'matrix') {
     const prefix = style === 'label' ? '.' : ';'
     const named = (key: string, item: Value) =>
@@ -87,6 +98,7 @@ export function queryPairs(
   const one = (item: Value) => encode(scalar(item), allowReserved)
   if (Array.isArray(value)) {
     if (value.length === 0) return ''
+    if (style === 'deepObject') return deepPairs(key, value, allowReserved)
     if (style === 'spaceDelimited' && !explode) return `${key}=${value.map(one).join('%20')}`
     if (style === 'pipeDelimited' && !explode) return `${key}=${value.map(one).join('|')}`
     if (explode) return value.map((item) => `${key}=${one(item)}`).join('&')
@@ -99,11 +111,7 @@ export function queryPairs(
         .flatMap(([property, item]) => [encode(property), one(item)])
         .join(delimiter)}`
     }
-    if (style === 'deepObject') {
-      return entries(value)
-        .map(([property, item]) => `${key}%5B${encode(property)}%5D=${one(item)}`)
-        .join('&')
-    }
+    if (style === 'deepObject') return deepPairs(key, value, allowReserved)
     if (explode)
       return entries(value)
         .map(([property, item]) => `${encode(property)}=${one(item)}`)
@@ -113,6 +121,24 @@ export function queryPairs(
       .join(',')}`
   }
   return `${key}=${one(value)}`
+}
+
+/** `key[a][b]=v` pairs of nested objects and arrays (arrays by index), `key=` for null. */
+function deepPairs(key: string, value: Value, allowReserved: boolean): string {
+  const pairs: string[] = []
+  const walk = (prefix: string, item: Value, depth: number) => {
+    if (item === undefined) return
+    if (depth < 32 && (isObject(item) || Array.isArray(item))) {
+      const children = Array.isArray(item)
+        ? item.map((child, index): [string, Value] => [String(index), child])
+        : entries(item)
+      for (const [name, child] of children) walk(`${prefix}%5B${encode(name)}%5D`, child, depth + 1)
+      return
+    }
+    pairs.push(`${prefix}=${encode(scalar(item), allowReserved)}`)
+  }
+  walk(key, value, 0)
+  return pairs.join('&')
 }
 
 /** A header parameter's value (`simple`; not percent-encoded but for characters a header cannot hold). */

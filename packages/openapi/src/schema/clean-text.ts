@@ -1,9 +1,13 @@
-// What a document says about its operations reaches clients and models without control
-// characters (escape sequences, BEL, NUL, C1 controls, carriage returns): a document is written
-// by someone else. Line breaks and tabs stay.
+// What a document or an API says reaches clients, models and terminals without what could steer
+// a terminal or hide text: escape sequences whole (CSI, OSC such as hyperlinks and window titles,
+// DCS and the rest), C0 and C1 control characters, bidirectional overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069), invisible format characters (U+200B–U+200F, U+FEFF) and the
+// Unicode line and paragraph separators (U+2028, U+2029). Line breaks and tabs stay.
 
-const controls = /\u001b\[[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+const escapes = /\u001b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[ -/]*[0-~])/g
+const controls =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
 
 export function cleanText(text: string): string {
-  return text.replace(controls, '')
+  return text.replace(escapes, '').replace(controls, '')
 }

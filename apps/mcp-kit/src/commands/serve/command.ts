@@ -36,7 +36,36 @@ export function builder(yargs: Argv) {
       type: 'string',
       array: true,
       describe:
-        "'Name: value': send this header with every request to the API; ${NAME} and ${secret:KEY} in the value come from the environment and the secret store (credentials of its security schemes also come from $MCP_KIT_OPENAPI_<SCHEME>)",
+        "'Name: value': send this header with every request to the API (it wins over credentials; a header parameter the caller passes wins over it); ${NAME} and ${secret:KEY} in the value come from the environment and the secret store. A named API's security schemes read $MCP_KIT_OPENAPI_<NAME>__<SCHEME>",
+    })
+    .option('openapi-force-header', {
+      type: 'string',
+      array: true,
+      describe:
+        "'Name: value': as --openapi-header, but nothing overrides it, not even the caller's header parameters",
+    })
+    .option('openapi-timeout', {
+      type: 'number',
+      describe: 'Seconds one request to the API may take (default 30)',
+    })
+    .option('openapi-max-response', {
+      type: 'string',
+      describe: 'The largest answer read from the API, e.g. 4MiB (default 10MiB)',
+    })
+    .option('openapi-strict-responses', {
+      type: 'boolean',
+      describe:
+        "Refuse a 2xx answer that does not match the API's document, and declare the document's schemas as output schemas (default: return it, with warnings in the result's _meta)",
+    })
+    .option('openapi-allow-remote-refs', {
+      type: 'boolean',
+      describe:
+        "Follow the document's $refs to other hosts (default: only to files beside it, or URLs under its own URL's folder)",
+    })
+    .option('openapi-files', {
+      type: 'string',
+      describe:
+        "File arguments may name files in this directory as '@name' (default: files are given in base64 only)",
     })
     .option('openapi-include', {
       type: 'string',

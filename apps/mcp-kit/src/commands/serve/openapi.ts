@@ -3,25 +3,24 @@
 // other servers or `--config`, or named (`--openapi name=SPEC`, or a config entry with
 // "openapi"), they are merged into the served registry under the name's namespace
 // (`name__operationId`), as a gateway's upstreams are. They run in this process: there is no
-// upstream to start, restart or list.
+// upstream to start, restart or list. Credentials from the environment are bound to an API's
+// name (`MCP_KIT_OPENAPI_<NAME>__<SCHEME>`): an unnamed document gets none, so no document can
+// read another's.
 
-import type { OpenApiDocument, OpenApiToolOptions } from '@mcp-kit/openapi'
+import type { OpenApiDocument } from '@mcp-kit/openapi'
 import type { ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
+import {
+  configTargets,
+  fillHeaders,
+  namedSpec,
+  type OpenApiTarget,
+  openApiTargets,
+} from './openapi-targets.js'
 import type { ServeArguments } from './serve-options.js'
 
-/** One API to offer: where its document is and how to reach it. */
-export interface OpenApiTarget {
-  /** Its namespace; undefined for a lone unnamed `--openapi SPEC`. */
-  name: string | undefined
-  spec: string
-  options: OpenApiToolOptions
-  /** Put before each tool name instead of `name__` (a config entry's `prefix`). */
-  prefix?: string
-  /** Where it was given, for messages. */
-  from: string
-}
+export type { OpenApiTarget } from './openapi-targets.js'
 
 export interface ServedApis {
   apis: LoadedApi[]
@@ -31,78 +30,6 @@ export interface ServedApis {
 
 export interface LoadedApi extends OpenApiTarget {
   document: OpenApiDocument
-}
-
-const namedSpec = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
-
-/** `Name: value` words of `--openapi-header`. */
-function headersOf(words: readonly string[] | undefined): Record<string, string> | undefined {
-  if (words === undefined || words.length === 0) return undefined
-  const headers: Record<string, string> = {}
-  for (const word of words) {
-    const colon = word.indexOf(':')
-    const name = colon === -1 ? '' : word.slice(0, colon).trim()
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new CliError('usage', `--openapi-header takes 'Name: value' (got a word without a header name)`)
-    }
-    headers[name] = word.slice(colon + 1).trim()
-  }
-  return headers
-}
-
-/** The `--openapi` flags as targets; the `--openapi-*` settings apply to one document only. */
-export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
-  const specs = args.openapi ?? []
-  const settings = (['openapiBase', 'openapiHeader', 'openapiInclude', 'openapiExclude'] as const).filter(
-    (key) => args[key] !== undefined,
-  )
-  if (specs.length === 0) {
-    if (settings.length > 0)
-      throw new CliError(
-        'usage',
-        '--openapi-base, --openapi-header, --openapi-include and --openapi-exclude need --openapi SPEC',
-      )
-    return []
-  }
-  if (specs.length > 1 && settings.length > 0) {
-    // A header or base meant for one API must never reach another's origin.
-    throw new CliError(
-      'usage',
-      'with several --openapi documents, give each its base URL, headers and filters in a --config entry',
-    )
-  }
-  return specs.map((word) => {
-    const named = namedSpec.exec(word)
-    const options: OpenApiToolOptions = {}
-    if (args.openapiBase !== undefined) options.baseUrl = args.openapiBase
-    const headers = headersOf(args.openapiHeader)
-    if (headers !== undefined) options.headers = headers
-    if (args.openapiInclude !== undefined) options.include = args.openapiInclude
-    if (args.openapiExclude !== undefined) options.exclude = args.openapiExclude
-    return { name: named?.[1], spec: named?.[2] ?? word, options, from: `--openapi ${word}` }
-  })
-}
-
-/**
- * `${NAME}` and `${secret:KEY}` in `--openapi-header` values, from the environment and the secret
- * store (`mcp-kit profile secret set KEY`), so a key need not be on the command line (ps shows it).
- */
-async function fillHeaders(target: OpenApiTarget, io: Io): Promise<void> {
-  const headers = target.options.headers
-  if (headers === undefined || !Object.values(headers).some((value) => value.includes('${'))) return
-  const { readSecrets } = await import('@mcp-kit/profiles')
-  const { substituteString } = await import('@mcp-kit/profiles/internal')
-  const secrets = Object.values(headers).some((value) => value.includes('${secret:'))
-    ? await readSecrets({ env: io.env })
-    : {}
-  const variables: Record<string, string | undefined> = { ...io.env }
-  for (const [key, value] of Object.entries(secrets)) variables[`secret:${key}`] = value
-  target.options.headers = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      substituteString(value, variables, { file: '--openapi-header', field: name }),
-    ]),
-  )
 }
 
 /** A namespace for an unnamed document served beside others: its title, else `openapi`. */
@@ -125,34 +52,17 @@ function cliErrorOf(error: unknown, from: string): unknown {
   }
   if (openapi?.name !== 'OpenApiError') return error
   const code = openapi.details?.unreachable === true ? 'connect_failed' : 'usage'
-  const hint = from.startsWith('--config') ? '"baseUrl" in the entry' : '--openapi-base URL'
-  const message = (openapi.message ?? '').replace('give the base URL of the API', `give ${hint}`)
+  const config = from.startsWith('--config')
+  const message = (openapi.message ?? '')
+    .replace(
+      'give the base URL of the API',
+      `give ${config ? '"baseUrl" in the entry' : '--openapi-base URL'}`,
+    )
+    .replace(
+      'allow remote references to read it',
+      `${config ? '"allowRemoteRefs": true in the entry' : '--openapi-allow-remote-refs'} reads it`,
+    )
   return new CliError(code, `${from}: ${message}`, { cause: error })
-}
-
-/** The `openapi` entries of `--config`, and the names of its other upstreams. */
-async function configTargets(
-  args: ServeArguments,
-  io: Io,
-): Promise<{ targets: OpenApiTarget[]; names: string[] }> {
-  if (args.config === undefined) return { targets: [], names: [] }
-  const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
-  let config: ReturnType<typeof readGatewayConfig>
-  try {
-    config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError('usage', `--config: ${error.message}`)
-    throw error
-  }
-  const targets = config.apis.map((api): OpenApiTarget => {
-    const { name, spec, prefix, credentials, ...options } = api
-    const target: OpenApiTarget = { name, spec, options, from: `--config '${name}'` }
-    if (credentials !== undefined)
-      target.options.credentials = credentials as OpenApiToolOptions['credentials']
-    if (prefix !== undefined) target.prefix = prefix
-    return target
-  })
-  return { targets, names: config.upstreams.map((upstream) => upstream.name) }
 }
 
 /**
@@ -161,20 +71,65 @@ async function configTargets(
  */
 export async function loadApisFor(args: ServeArguments, io: Io): Promise<ServedApis> {
   const fromConfig = await configTargets(args, io)
-  const flagged = openApiTargets(args)
+  const flagged = openApiTargets(args, io.cwd)
   const targets = [...flagged, ...fromConfig.targets]
   if (targets.length === 0) return { apis: [], upstreamNames: [] }
   for (const target of flagged) await fillHeaders(target, io)
+  checkVariableNames(targets)
   const { loadOpenApi } = await import('@mcp-kit/openapi')
   const apis: LoadedApi[] = []
   for (const target of targets) {
     try {
-      apis.push({ ...target, document: await loadOpenApi(target.spec, { cwd: io.cwd }) })
+      const document = await loadOpenApi(target.spec, {
+        cwd: io.cwd,
+        signal: io.signal,
+        allowRemoteRefs: target.allowRemoteRefs === true,
+      })
+      apis.push({ ...target, document })
     } catch (error) {
+      // SIGTERM or Ctrl-C while a document loads: stop at once (the CLI says 'interrupted').
+      if (io.signal.aborted) throw io.signal.reason
       throw cliErrorOf(error, target.from)
     }
   }
   return { apis, upstreamNames: fromConfig.names }
+}
+
+/** The word of an API's name in its variables (as `environmentVariable` makes it). */
+function variableWord(name: string): string {
+  return name
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+}
+
+/** Two APIs whose names give the same variables (`my-api`, `my_api`) would share credentials: refused. */
+function checkVariableNames(targets: readonly OpenApiTarget[]): void {
+  const seen = new Map<string, OpenApiTarget>()
+  for (const target of targets) {
+    if (target.name === undefined) continue
+    const word = variableWord(target.name)
+    const other = seen.get(word)
+    if (other !== undefined && other.name !== target.name) {
+      throw new CliError(
+        'usage',
+        `${target.from}: the APIs '${other.name}' and '${target.name}' would read the same variables (MCP_KIT_OPENAPI_${word}__…): rename one`,
+      )
+    }
+    seen.set(word, target)
+  }
+}
+
+/** An unnamed document reads no variables: say so when some look meant for it. */
+function warnUnnamed(api: LoadedApi, io: Io): void {
+  const components = api.document.spec.components as { securitySchemes?: Record<string, unknown> } | undefined
+  const unread = Object.keys(components?.securitySchemes ?? {})
+    .map((scheme) => `MCP_KIT_OPENAPI_${variableWord(scheme)}`)
+    .filter((variable) => io.env[variable] !== undefined && io.env[variable] !== '')
+  if (unread.length === 0) return
+  io.stderr.write(
+    `mcp-kit: warning: ${unread.join(', ')} ${unread.length === 1 ? 'is' : 'are'} not read: an unnamed document gets no credentials from the environment; name it (--openapi NAME=SPEC) and set MCP_KIT_OPENAPI_<NAME>__<SCHEME>\n`,
+  )
 }
 
 /** True when one unnamed document is all there is to serve: its tools keep their own names. */
@@ -185,8 +140,9 @@ export function servedAlone(served: ServedApis, others: boolean): boolean {
 /**
  * Adds each API's tools to `registry` (under its namespace unless `alone`) and returns what they
  * are served as. A namespace may not be an upstream's name (`servers`: the server targets).
- * Credentials come from the environment: `MCP_KIT_OPENAPI_<SCHEME>`, for a named API
- * `MCP_KIT_OPENAPI_<NAME>_<SCHEME>` (see `credentialsFromEnvironment`).
+ * A named API's credentials come from the environment, `MCP_KIT_OPENAPI_<NAME>__<SCHEME>` (see
+ * `credentialsFromEnvironment`); `requireScopes` (--auth-issuer) gives each tool the OAuth scopes
+ * its operation's security names.
  */
 export async function addApis(
   registry: ToolRegistry,
@@ -194,6 +150,7 @@ export async function addApis(
   alone: boolean,
   servers: readonly string[],
   io: Io,
+  requireScopes = false,
 ): Promise<string[]> {
   if (served.apis.length === 0) return []
   const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
@@ -213,12 +170,13 @@ export async function addApis(
       )
     }
     const prefix = name === undefined ? '' : (api.prefix ?? defaultPrefix(name))
-    const scope = api.name === undefined ? '' : `${api.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`
+    if (api.name === undefined) warnUnnamed(api, io)
     try {
       const tools = openApiTools(api.document, {
         ...api.options,
+        requireScopes,
         credentials: {
-          ...credentialsFromEnvironment(api.document, io.env, `MCP_KIT_OPENAPI_${scope}`),
+          ...(api.name === undefined ? {} : credentialsFromEnvironment(api.document, api.name, io.env)),
           ...api.options.credentials,
         },
       })

@@ -51,6 +51,14 @@ export async function loadRegistry(module: string | undefined, io: Io): Promise<
   return value
 }
 
+/** What traces call the server: the module, a gateway, the APIs served, or the demo. */
+function serverName(args: ServeArguments): string {
+  if (args.module !== undefined) return args.module
+  if (args.targets?.length || args.config) return 'mcp-kit gateway'
+  const apis = args.apiNames ?? []
+  return apis.length > 0 ? apis.join(', ') : 'mcp-kit demo'
+}
+
 /** Trace entries as NDJSON appended to `--trace FILE` (buffered; flushed when serving ends). */
 function traceOptions(args: ServeArguments, io: Io): { options: RuntimeOptions; close: () => Promise<void> } {
   if (args.trace === undefined) return { options: {}, close: async () => {} }
@@ -63,7 +71,7 @@ function traceOptions(args: ServeArguments, io: Io): { options: RuntimeOptions; 
   })
   return {
     options: {
-      serverName: args.module ?? (args.targets?.length || args.config ? 'mcp-kit gateway' : 'mcp-kit demo'),
+      serverName: serverName(args),
       redactTraceArguments: args['trace-redact-args'] === true,
       onTrace: (entry) => {
         if (!failed) file.write(`${JSON.stringify(entry)}\n`)
@@ -194,7 +202,7 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
     module === undefined && (gatewayWanted || apis.apis.length > 0)
       ? (await import('@mcp-kit/server')).createToolRegistry()
       : await loadRegistry(module, io)
-  args.apiNames = await addApis(registry, apis, alone, servers, io)
+  args.apiNames = await addApis(registry, apis, alone, servers, io, args.authIssuer !== undefined)
   const trace = traceOptions(args, io)
   const gateway = gatewayWanted ? await startGateway(registry, servers, args, io) : undefined
   try {

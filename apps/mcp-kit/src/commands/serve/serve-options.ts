@@ -19,8 +19,17 @@ export interface ServeArguments {
   openapi?: string[]
   openapiBase?: string
   openapiHeader?: string[]
+  openapiForceHeader?: string[]
   openapiInclude?: string[]
   openapiExclude?: string[]
+  /** Seconds one request to the API may take. */
+  openapiTimeout?: number
+  /** The largest answer read from the API, e.g. `4MiB`. */
+  openapiMaxResponse?: string
+  openapiStrictResponses?: boolean
+  openapiAllowRemoteRefs?: boolean
+  /** The directory `@name` file arguments are read from. */
+  openapiFiles?: string
   /** What the OpenAPI documents are served as (set by runServe, for messages). */
   apiNames?: string[]
   store?: string
