@@ -91,9 +91,15 @@ export async function openGenerated(
 async function callOrThrow(
   session: Session,
   name: string,
-  args: object | undefined,
+  args: unknown,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
+  // A server's schema may type the arguments as something else; the protocol sends an object.
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new ClientError('invalid_arguments', `tools/call '${name}': the arguments must be an object`, {
+      details: { tool: name },
+    })
+  }
   const result = await session.callTool(name, { ...args }, options)
   if (result.isError) {
     throw new ClientError('tool_error', toolErrorText(result), {
@@ -107,7 +113,7 @@ async function callOrThrow(
 export async function callForContent(
   session: Session,
   name: string,
-  args?: object,
+  args?: unknown,
   options?: CallOptions,
 ): Promise<ToolContent> {
   return (await callOrThrow(session, name, args, options)).content
@@ -117,7 +123,7 @@ export async function callForContent(
 export async function callForStructured<Result>(
   session: Session,
   name: string,
-  args?: object,
+  args?: unknown,
   options?: CallOptions,
 ): Promise<Result> {
   const result = await callOrThrow(session, name, args, options)

@@ -1,11 +1,12 @@
 // `mcp-kit profile validate FILE.ts`: the CI gate for a module `mcp-kit generate` wrote. Its
-// `generated` record (server, schema hash, each tool's hash) is read back from the file, without
-// running it, and compared with the live server: exit 5 when a tool of the module changed or is
-// gone (with --strict also when the server has tools the module lacks).
+// `generated` record (server, schema hash, each tool's contract and hash, policy) is read back
+// from the file, without running it, and compared with the live server: exit 5 when a change is
+// one the policy refuses (the module's, or --policy), as connect() would (with --strict also when
+// the server has tools the module lacks).
 
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { GeneratedServer } from '@mcp-kit/client'
+import type { GeneratedServer, SchemaPolicy } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { CliError } from '../../cli/errors.js'
 import { exitCodes } from '../../cli/exit-codes.js'
@@ -41,7 +42,11 @@ export function readGenerated(code: string, file: string): GeneratedServer {
     !isRecord(value) ||
     typeof value.schemaHash !== 'string' ||
     typeof value.regenerate !== 'string' ||
-    !isRecord(value.tools) ||
+    typeof value.source !== 'string' ||
+    !Array.isArray(value.tools) ||
+    !value.tools.every(
+      (tool) => isRecord(tool) && typeof tool.name === 'string' && typeof tool.hash === 'string',
+    ) ||
     !isRecord(server) ||
     (server.transport !== 'stdio' && server.transport !== 'http')
   ) {
@@ -63,6 +68,8 @@ async function serverOf(generated: GeneratedServer, io: Io): Promise<ResolvedRef
 export interface ModuleValidateArguments extends ConnectionArguments {
   profile: string
   strict?: boolean
+  /** Overrides the module's own policy (`ignore` checks nothing). */
+  policy?: SchemaPolicy
 }
 
 export async function runModuleValidate(args: ModuleValidateArguments, io: Io): Promise<number> {
@@ -74,7 +81,9 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
     throw new CliError('usage', `cannot read ${args.profile}: ${(error as Error).message}`)
   }
   const generated = readGenerated(code, args.profile)
-  const { compareGenerated, describeDrift } = await import('@mcp-kit/client')
+  const { compareGenerated } = await import('@mcp-kit/client')
+  const { driftVerdict } = await import('@mcp-kit/client/internal')
+  const policy = args.policy ?? generated.schemaValidation ?? 'error'
   const session = await openSession(await serverOf(generated, io), args, io, { input: undefined })
   let drift: Awaited<ReturnType<typeof compareGenerated>>
   try {
@@ -83,9 +92,9 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
     await session.close()
   }
   const name = sanitizeLine(args.profile)
-  const broken = drift.changed.length + drift.removed.length > 0
-  if (broken) {
-    await writeLine(io.stdout, `${name}: ${sanitizeLine(describeDrift(generated, drift))}`)
+  const verdict = driftVerdict(generated, drift, policy)
+  if (verdict.message !== '') {
+    await writeLine(io.stdout, `${name}: ${sanitizeLine(verdict.message)} (policy ${policy})`)
   } else if (drift.added.length > 0) {
     const added = drift.added.map((tool) => sanitizeLine(JSON.stringify(tool))).join(', ')
     await writeLine(
@@ -95,7 +104,7 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
   } else {
     await writeLine(io.stdout, `${name}: the live tools match the module (${generated.schemaHash})`)
   }
-  const failed = broken || (args.strict === true && drift.added.length > 0)
+  const failed = verdict.refused || (args.strict === true && drift.added.length > 0)
   if (failed && !args.quiet) io.stderr.write(`mcp-kit: ${name} does not match the server\n`)
   return failed ? exitCodes.schemaChanged : exitCodes.ok
 }
