@@ -6,9 +6,12 @@
 
 import fc from 'fast-check'
 
-/** Code that, run, leaves three traces: a file (FUZZ_MARKER), a global, and a line on stdout. */
+/**
+ * Code that, run, leaves three traces: a file (FUZZ_MARKER), a global, and a line on stdout. It is
+ * TypeScript that compiles under --strict, so that a module it got into also compiles and runs it.
+ */
 const payload =
-  "globalThis.__generateFuzzRan = 1; globalThis.process.getBuiltinModule('node:fs').writeFileSync(globalThis.process.env.FUZZ_MARKER ?? 'fuzz-ran', 'ran'); console.log('PWNED')"
+  "(globalThis as any).__generateFuzzRan = 1; (globalThis as any).process.getBuiltinModule('node:fs').writeFileSync((globalThis as any).process.env.FUZZ_MARKER ?? 'fuzz-ran', 'ran'); console.log('PWNED')"
 
 /** The payload wrapped to escape each context a server's text can reach in a module. */
 export const attacks: readonly string[] = [
@@ -253,20 +256,39 @@ export const hostileServer: fc.Arbitrary<ListedServer> = fc.record({
   ),
 })
 
-/** The holes found by hand, always served: `$ref` into each kind of value, `__proto__` and friends. */
+/** Text written as `tsType`: it ends the type it is put in, runs the payload, opens an interface. */
+const asType = `unknown }; ${payload}; export interface Injected { x?: unknown`
+
+/**
+ * The holes found by hand, always served, one server each so that one refused list does not hide
+ * another: a `$ref` into `const`, into each other kind of value, tool names that are members of
+ * every object, and the rest (definition and pattern keys, line separators, deep nesting).
+ */
 export function knownCases(): ListedServer[] {
-  const injecting = { tsType: attacks[11], tsEnumNames: [attacks[0]] }
+  const injecting = { tsType: asType, tsEnumNames: [attacks[0]] }
+  const server = (tools: unknown[], more: Partial<ListedServer> = {}): ListedServer => ({
+    name: 'known',
+    version: '1',
+    tools,
+    resources: [],
+    templates: [],
+    prompts: [],
+    ...more,
+  })
+  const plain = { type: 'object', properties: { a: { type: 'string' } } }
+  const viaConst = {
+    type: 'object',
+    properties: { c: { const: injecting }, viaConst: { $ref: '#/properties/c/const' } },
+  }
   const intoValues = {
     type: 'object',
     properties: {
-      c: { const: injecting },
       e: { enum: [injecting] },
       d: { default: injecting },
       x: { examples: [injecting] },
       r: { readOnly: injecting },
-      t: { title: attacks[11], description: attacks[12] },
-      n: { type: 'object', properties: { tsType: attacks[11] } },
-      viaConst: { $ref: '#/properties/c/const' },
+      t: { title: asType, description: attacks[12] },
+      n: { type: 'object', properties: { tsType: asType } },
       viaEnum: { $ref: '#/properties/e/enum/0' },
       viaDefault: { $ref: '#/properties/d/default' },
       viaExamples: { $ref: '#/properties/x/examples/0' },
@@ -275,32 +297,53 @@ export function knownCases(): ListedServer[] {
       viaDescription: { $ref: '#/properties/t/description' },
       viaNames: { $ref: '#/properties/n/properties' },
     },
-    $defs: { [`a */ ${payload} /* b`]: { type: 'string' }, [`*/*/ ${payload} /*`]: { type: 'integer' } },
-    patternProperties: { [`^x*/ */ ${payload} /*`]: { type: 'string' } },
-    additionalProperties: { tsType: attacks[11] },
   }
-  const plain = { type: 'object', properties: { a: { type: 'string' } } }
+  const keys = {
+    type: 'object',
+    properties: {
+      $ref: { type: 'string' },
+      hasOwnProperty: { type: 'string' },
+      constructor: { type: 'integer' },
+      'a"b\nc': { type: 'string' },
+      list: { type: 'array', items: { $ref: '#/$defs/node' } },
+    },
+    required: ['hasOwnProperty'],
+    $defs: {
+      node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } },
+      [`a */ ${payload} /* b`]: { type: 'string' },
+      [`*/*/ ${payload} /*`]: { type: 'integer' },
+    },
+    patternProperties: { [`^x*/ */ ${payload} /*`]: { type: 'string' } },
+    additionalProperties: { tsType: asType },
+  }
   return [
-    {
-      name: `evil */ ${payload}`,
-      version: attacks[6] as string,
-      tools: [
-        { name: 'refs', description: attacks[0], inputSchema: intoValues, outputSchema: intoValues },
-        { name: '__proto__', title: attacks[1], inputSchema: plain },
-        { name: 'constructor', inputSchema: plain, outputSchema: plain },
-        { name: 'toString', inputSchema: plain },
-        { name: 'then', inputSchema: plain },
+    server([{ name: 'via-const', inputSchema: viaConst, outputSchema: viaConst }]),
+    server([{ name: 'into-values', description: attacks[0], inputSchema: intoValues }]),
+    server([
+      { name: '__proto__', title: attacks[1], inputSchema: plain },
+      { name: 'constructor', inputSchema: plain, outputSchema: plain },
+      { name: 'toString', inputSchema: plain },
+      { name: 'then', inputSchema: plain },
+      { name: 'hasOwnProperty', inputSchema: plain },
+    ]),
+    server(
+      [
+        { name: 'keys', inputSchema: keys, outputSchema: keys },
         { name: 'get-sum', inputSchema: plain },
         { name: 'get_sum', inputSchema: plain },
         { name: 'GetSum', inputSchema: plain },
-        { name: 'getsum', inputSchema: plain },
+        { name: 'tool3d', inputSchema: plain },
         { name: attacks[3] as string, description: attacks[7], inputSchema: deepSchema(120) },
       ],
-      resources: [{ uri: attacks[5], name: 'r' }],
-      templates: [{ uriTemplate: `x://${attacks[4]}/{id}`, name: 't' }],
-      prompts: [
-        { name: attacks[2], description: attacks[0], arguments: [{ name: '__proto__', required: true }] },
-      ],
-    },
+      {
+        name: `evil */ ${payload}`,
+        version: attacks[6] as string,
+        resources: [{ uri: attacks[5], name: 'r' }],
+        templates: [{ uriTemplate: `x://${attacks[4]}/{id}`, name: 't' }],
+        prompts: [
+          { name: attacks[2], description: attacks[0], arguments: [{ name: '__proto__', required: true }] },
+        ],
+      },
+    ),
   ]
 }
