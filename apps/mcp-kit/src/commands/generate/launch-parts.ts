@@ -42,9 +42,12 @@ export function variablesOf(parts: Parts): string[] {
 
 /** As launch settings write it: `$${` for a literal `${`, `${NAME}` for a variable. */
 export function asTemplate(parts: Parts): string {
-  return parts
-    .map((part) => (typeof part === 'string' ? part.replaceAll('${', '$${') : `\${${part.variable}}`))
-    .join('')
+  return (
+    parts
+      // A function, not the string '$${': in a replacement string `$$` is one `$`.
+      .map((part) => (typeof part === 'string' ? part.replaceAll('${', () => '$${') : `\${${part.variable}}`))
+      .join('')
+  )
 }
 
 /** As a person reads it: the text, and `${NAME}` where a secret was. */

@@ -8,7 +8,15 @@ import type { ServerSpec } from '@mcp-kit/client'
 import type { ProfileMeta, ResolvedReference } from '@mcp-kit/profiles'
 import type { Io } from '../../cli/io.js'
 import { appVariables, profileOptions } from '../../session/reference.js'
-import { asShellWord, asTemplate, asText, type Parts, partsOf, variablesOf } from './launch-parts.js'
+import {
+  asShellWord,
+  asTemplate,
+  asText,
+  type Parts,
+  partsOf,
+  variableFor,
+  variablesOf,
+} from './launch-parts.js'
 import type { GenerateArguments } from './run-generate.js'
 
 export interface ModuleServer {
@@ -39,11 +47,22 @@ async function separate(meta: ProfileMeta, passed: readonly string[]) {
     new Map(Object.entries(values ?? {}).map(([name, value]) => [name, parts(value)]))
   const env = record(separated.env)
   for (const name of passed) env.set(name, [{ variable: name }])
+  const given = meta.args ?? []
+  // `--token abc`: the word after a secret flag is named after the flag, not its position.
+  const args = (separated.args ?? []).map((value, index) => {
+    const previous = given[index - 1]
+    const named = previous !== undefined && /^--?[A-Za-z][\w.-]*$/.test(previous)
+    return parts(value).map((part) =>
+      typeof part !== 'string' && named
+        ? { variable: variableFor(`module/arg/${previous.replace(/^-+/, '')}`) }
+        : part,
+    )
+  })
   return {
     command: separated.command === undefined ? undefined : parts(separated.command),
     cwd: separated.cwd === undefined ? undefined : parts(separated.cwd),
     url: separated.url === undefined ? undefined : parts(separated.url),
-    args: (separated.args ?? []).map(parts),
+    args,
     env,
     headers: record(separated.headers),
   }

@@ -71,6 +71,14 @@ function resourceUriType(resources: NonNullable<ModuleModel['resources']>): stri
   return members.length === 0 ? ' string' : members.map((member) => `\n  | ${member}`).join('')
 }
 
+/** Each name once (the first of a name, as the drift check reads tools), sorted unless told not to. */
+function firstOfEachName<Item extends { name: string }>(items: readonly Item[], sorted = true): Item[] {
+  const first = new Map<string, Item>()
+  for (const item of items) if (!first.has(item.name)) first.set(item.name, item)
+  const unique = [...first.values()]
+  return sorted ? unique.sort((left, right) => byText(left.name, right.name)) : unique
+}
+
 function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bodies: string[] } {
   const names = memberNames(
     prompts.map((prompt) => prompt.name),
@@ -78,9 +86,9 @@ function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bo
   )
   const declarations: string[] = []
   const bodies: string[] = []
-  for (const prompt of [...prompts].sort((left, right) => byText(left.name, right.name))) {
+  for (const prompt of firstOfEachName(prompts)) {
     const method = names.get(prompt.name) as string
-    const fields = (prompt.arguments ?? []).map((argument) => {
+    const fields = firstOfEachName(prompt.arguments ?? [], false).map((argument) => {
       const comment = argument.description ? `${doc([argument.description], '      ')}\n` : ''
       return `${comment}      ${property(argument.name)}${argument.required ? '' : '?'}: string`
     })
@@ -97,15 +105,8 @@ function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bo
   return { declarations, bodies }
 }
 
-/** Each name once (the first tool of a name, as the drift check reads them), sorted. */
-function uniqueTools(tools: readonly Tool[]): Tool[] {
-  const first = new Map<string, Tool>()
-  for (const tool of tools) if (!first.has(tool.name)) first.set(tool.name, tool)
-  return [...first.values()].sort((left, right) => byText(left.name, right.name))
-}
-
 export async function renderModule(model: ModuleModel): Promise<string> {
-  const tools = uniqueTools(model.tools)
+  const tools = firstOfEachName(model.tools)
   const names = memberNames(
     tools.map((tool) => tool.name),
     clientMembers,
