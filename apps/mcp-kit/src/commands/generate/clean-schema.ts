@@ -11,9 +11,8 @@
 // are not identifiers: the library reads every object as if it were a schema, so a property named
 // `$ref`, `hasOwnProperty` or `constructor` would change what it does.
 
-import { CliError } from '../../cli/errors.js'
 import { sanitizeText } from '../../output/sanitize.js'
-import { stringLiteral } from './module-literal.js'
+import type { PropertyNames } from './property-names.js'
 
 const maximumDepth = 48
 /** Keywords that hold one subschema (`items` also a list of them). */
@@ -112,39 +111,6 @@ function copyData(schema: Schema, clean: Schema, keys: PropertyNames): void {
     if (Object.hasOwn(schema, flag) && typeof schema[flag] === 'boolean') setOwn(clean, flag, schema[flag])
   const description = describe(schema)
   if (description !== undefined) setOwn(clean, 'description', description)
-}
-
-/** Property names given to the library as placeholders, and put back in its code. */
-export class PropertyNames {
-  readonly #names: string[] = []
-  readonly #placeholders = new Map<string, string>()
-  constructor(readonly nonce: string) {}
-
-  /** The placeholder the library sees for a property name. */
-  key(name: string): string {
-    let placeholder = this.#placeholders.get(name)
-    if (placeholder === undefined) {
-      placeholder = `McpKitProperty${this.nonce}N${this.#names.length}`
-      this.#names.push(name)
-      this.#placeholders.set(name, placeholder)
-    }
-    return placeholder
-  }
-
-  /** The code with each placeholder, as a property key, back as the name (quoted unless an identifier). */
-  restore(code: string): string {
-    const pattern = new RegExp(`McpKitProperty${this.nonce}N([0-9]+)(?=\\??:)`, 'g')
-    const restored = code.replace(pattern, (_placeholder, index: string) => {
-      const name = this.#names[Number(index)] as string
-      return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name)
-    })
-    if (restored.includes(`McpKitProperty${this.nonce}`))
-      throw new CliError(
-        'internal',
-        'a property name of the tool schemas could not be written; please report this server',
-      )
-    return restored
-  }
 }
 
 /** A name for a definition or pattern that is safe in the comments the library writes with it. */

@@ -4,7 +4,8 @@
 
 import { randomUUID } from 'node:crypto'
 import { CliError } from '../../cli/errors.js'
-import { cleanSchema, commentText, PropertyNames, setOwn } from './clean-schema.js'
+import { cleanSchema, commentText, setOwn } from './clean-schema.js'
+import { PropertyNames } from './property-names.js'
 
 export { commentText } from './clean-schema.js'
 
