@@ -36,6 +36,7 @@ it("the internal entry (for mcp-kit's own packages, not covered by semver) expor
     'buildEnvironment',
     'defaultEraCachePath',
     'driftVerdict',
+    'expandServer',
     'groupRunning',
     'processRunning',
     'schemaPolicies',

@@ -55,10 +55,17 @@ export function readGenerated(code: string, file: string): GeneratedServer {
   return value as unknown as GeneratedServer
 }
 
-/** The module's server as the CLI reaches it: a profile resolved as any (its secrets too). */
+/**
+ * The module's server as the CLI reaches it: a profile resolved as any (its secrets too), else the
+ * module's launch settings with their `${NAME}`s from the environment, as the module's connect().
+ */
 async function serverOf(generated: GeneratedServer, io: Io): Promise<ResolvedReference> {
   if (generated.profile !== undefined) return resolveForCli(`@${generated.profile}`, io)
-  const server = generated.server
+  const { expandServer } = await import('@mcp-kit/client/internal')
+  const environment = Object.entries(io.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('secret:'),
+  )
+  const server = expandServer(generated.server, Object.fromEntries(environment), 'the module')
   if (server.transport === 'http') return { ...(await resolveForCli(`mcp+${server.url}`, io)), server }
   const { parseCommandReference } = await import('@mcp-kit/profiles')
   const reference = parseCommandReference([server.command, ...server.args])
