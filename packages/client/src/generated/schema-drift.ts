@@ -41,8 +41,9 @@ export async function schemaFingerprint(tools: readonly Tool[]): Promise<SchemaF
   const first = new Map<string, Tool>()
   for (const tool of tools) if (!first.has(tool.name)) first.set(tool.name, tool)
   const recorded = [...first.keys()].sort(byText).map((name) => {
-    const contract = toolContract(first.get(name) as Tool)
-    return { ...contract, hash: hashContract(contract) }
+    const { input, output } = toolContract(first.get(name) as Tool)
+    const hash = hashContract({ name, input, output })
+    return output === undefined ? { name, hash, input } : { name, hash, input, output }
   })
   return { schemaHash: hashTools(tools), tools: recorded }
 }
