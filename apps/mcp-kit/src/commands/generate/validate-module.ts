@@ -48,7 +48,8 @@ export function readGenerated(code: string, file: string): GeneratedServer {
       (tool) => isRecord(tool) && typeof tool.name === 'string' && typeof tool.hash === 'string',
     ) ||
     !isRecord(server) ||
-    (server.transport !== 'stdio' && server.transport !== 'http')
+    (server.transport !== 'stdio' && server.transport !== 'http') ||
+    !['error', 'breaking', 'warn', 'ignore', undefined].includes(value.schemaValidation as string | undefined)
   ) {
     throw new CliError('usage', `${file} is not a module that 'mcp-kit generate' wrote (no generated record)`)
   }
