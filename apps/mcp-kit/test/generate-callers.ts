@@ -53,9 +53,43 @@ try {
 const warnings: string[] = []
 const client = await connect({ schemaValidation: 'warn', onWarning: (message) => warnings.push(message) })
 try {
-  console.log(JSON.stringify({ warnings, lookup: await client.lookup({ id: 7 }) }))
+  const record = await client.lookup({ id: 7 })
+  const id: number = record.id
+  console.log(JSON.stringify({ warnings, lookup: record, id }))
 } finally {
   await client.close()
+}
+`,
+  'drift-breaking-caller.ts': `import { ClientError } from '@mcp-kit/client'
+import { connect } from './drift-breaking.js'
+const warnings: string[] = []
+try {
+  const client = await connect({ onWarning: (message) => warnings.push(message) })
+  try {
+    console.log(JSON.stringify({ warnings, search: await client.search({ gene: 'BRAF' }) }))
+  } finally {
+    await client.close()
+  }
+} catch (error) {
+  if (!ClientError.isInstance(error)) throw error
+  console.error(\`\${error.code}: \${error.message}\`)
+  process.exitCode = 5
+}
+`,
+  'secret-caller.ts': `import { ClientError } from '@mcp-kit/client'
+import { connect } from './secret.js'
+try {
+  const client = await connect()
+  try {
+    const content = await client.getEnv()
+    const text = content.map((item) => (item.type === 'text' ? item.text : '')).join('')
+    console.log(JSON.stringify({ apiKey: JSON.parse(text).API_KEY ?? null }))
+  } finally {
+    await client.close()
+  }
+} catch (error) {
+  if (!ClientError.isInstance(error)) throw error
+  console.log(JSON.stringify({ code: error.code, message: error.message }))
 }
 `,
   'bio-caller.ts': `import { ClientError } from '@mcp-kit/client'
@@ -64,7 +98,8 @@ const secret = process.env.BIO_SECRET
 try {
   const client = await connect(secret === undefined ? {} : { variables: { 'secret:bio/token': secret } })
   try {
-    console.log(JSON.stringify(await client.lookup({ id: 1 })))
+    const record: { variant: string; id: number } = await client.lookup({ id: 1 })
+    console.log(JSON.stringify(record))
   } finally {
     await client.close()
   }
@@ -122,7 +157,7 @@ export const hostileModel = {
     server: { transport: 'stdio' as const, command: 'true', args: [] },
     regenerate: 'mcp-kit generate x --out hostile.ts\nprocess.exit(1)',
     schemaHash: 'sha256:00',
-    tools: {},
+    tools: [],
   },
   tools: [
     {

@@ -2,7 +2,8 @@
 // `mcp-kit generate` end to end: modules for real servers (server-everything, -filesystem,
 // -memory, the conformance fixture, the drift fixture), compiled with callers by the workspace's
 // tsc under --strict --noUncheckedIndexedAccess in one run, the callers run with node against the
-// live servers; a server whose schema changed under a compiled caller; regeneration byte for byte.
+// live servers; a server whose schema changed under a compiled caller (parameters, result fields,
+// by policy); a secret of the reference kept as ${NAME}; regeneration byte for byte.
 // The modules live under apps/mcp-kit/test-output so that they resolve @mcp-kit/client as users'
 // code does (this package's node_modules, the built dist).
 
@@ -45,8 +46,14 @@ function serverArgs(name: string): string[] {
     ]
   if (name === 'conformance') return ['--', process.execPath, binPath, 'serve', conformance]
   if (name === 'bio') return ['@bio']
+  if (name === 'secret') return [`mcp+node://${npmServers.everything}?env.API_KEY=${apiKey}&env.MODE=plain`]
+  if (name === 'drift-breaking')
+    return ['--policy', 'breaking', '--', process.execPath, fixtureServers.drift, variantFile]
   return ['--', process.execPath, fixtureServers.drift, variantFile]
 }
+
+/** A value shaped like a real key: written into the reference, never into the module. */
+const apiKey = 'sk-live-0123456789abcdefXYZ'
 
 /** Runs a compiled caller; a non-zero exit is a result, not a failure. */
 async function runCaller(
@@ -91,13 +98,22 @@ beforeAll(async () => {
       mode: 0o600,
     },
   )
-  const names = ['everything', 'filesystem', 'memory', 'conformance', 'drift', 'bio']
+  const names = [
+    'everything',
+    'filesystem',
+    'memory',
+    'conformance',
+    'drift',
+    'bio',
+    'drift-breaking',
+    'secret',
+  ]
   const results = await Promise.all(
     names.map((name) =>
       generate(`${name}.ts`, serverArgs(name), { BIO_VARIANT_FILE: join(work, 'bio-variant') }),
     ),
   )
-  for (const result of results) expect(result.stderr).toMatch(/^mcp-kit: wrote \w+\.ts \(\d+ tools/)
+  for (const result of results) expect(result.stderr).toMatch(/^mcp-kit: wrote [\w-]+\.ts \(\d+ tools/)
   writeFileSync(
     join(work, 'hostile.ts'),
     await renderModule(hostileModel as unknown as Parameters<typeof renderModule>[0]),
@@ -160,19 +176,101 @@ describe('mcp-kit generate', () => {
     expect(after.code).toBe(5)
     expect(after.stdout).toBe('')
     expect(after.stderr).toContain('schema_changed: the tools of -- ')
-    expect(after.stderr).toContain('changed since this module was generated: "search" (changed); ')
+    const change = "breaking: tool 'search': required parameter 'year' was added"
+    expect(after.stderr).toContain(`changed since this module was generated: ${change}; `)
     expect(after.stderr).toContain(`regenerate it with: ${regenerate}`)
     const checked = await runCli(['profile', 'validate', 'drift.ts'], { cwd: work })
     expect(checked.code).toBe(5)
-    expect(checked.stdout).toContain('"search" (changed)')
+    expect(checked.stdout).toContain(change)
+    expect(checked.stdout).toContain('(policy error)')
     expect(checked.stderr).toContain('drift.ts does not match the server')
 
     const warned = await runCaller('drift-warn.js')
     expect(warned.code).toBe(0)
-    const { warnings, lookup } = JSON.parse(warned.stdout)
-    expect(warnings).toEqual([expect.stringContaining('"search" (changed)')])
-    expect(lookup).toEqual([{ type: 'text', text: '{"variant":"new-required","id":7}' }])
+    const { warnings, lookup, id } = JSON.parse(warned.stdout)
+    expect(warnings).toEqual([expect.stringContaining(change)])
+    expect(lookup).toEqual({ variant: 'new-required', id: 7 })
+    expect(id).toBe(7)
     writeFileSync(variantFile, 'base')
+  })
+
+  it('a result field whose type changed is refused by connect() and by profile validate (exit 5), also under the breaking policy', async () => {
+    const change = "breaking: tool 'lookup': result field 'id' changed type from integer to string"
+    writeFileSync(variantFile, 'output-retyped')
+    const refused = await runCaller('drift-caller.js')
+    expect(refused).toMatchObject({ code: 5, stdout: '' })
+    expect(refused.stderr).toContain(change)
+    const checked = await runCli(['profile', 'validate', 'drift.ts'], { cwd: work })
+    expect(checked.code).toBe(5)
+    expect(checked.stdout).toContain(change)
+    const underBreaking = await runCaller('drift-breaking-caller.js')
+    expect(underBreaking.code).toBe(5)
+    expect(underBreaking.stderr).toContain(change)
+    const validated = await runCli(['profile', 'validate', 'drift-breaking.ts'], { cwd: work })
+    expect(validated.code).toBe(5)
+    // Under `warn` the change is let through, and the typed result lies (as every policy let it before).
+    const ignored = await runCaller('drift-warn.js')
+    expect(JSON.parse(ignored.stdout).lookup).toEqual({ variant: 'output-retyped', id: '7' })
+    writeFileSync(variantFile, 'base')
+  })
+
+  it('under the breaking policy an added optional parameter passes, named in the warning; a renamed one is refused', async () => {
+    const module = readFileSync(join(work, 'drift-breaking.ts'), 'utf8')
+    expect(module).toContain('"schemaValidation": "breaking"')
+    expect(module).toContain('// policy breaking); in CI')
+    writeFileSync(variantFile, 'optional-added')
+    const added = "non-breaking: tool 'search': optional parameter 'year' was added"
+    const passed = await runCaller('drift-breaking-caller.js')
+    expect(passed.code).toBe(0)
+    const { warnings, search } = JSON.parse(passed.stdout)
+    expect(warnings).toEqual([
+      expect.stringContaining(`breaking none of its calls: ${added}; regenerate it with: `),
+    ])
+    expect(search).toEqual([{ type: 'text', text: '{"variant":"optional-added","args":{"gene":"BRAF"}}' }])
+    const validated = await runCli(['profile', 'validate', 'drift-breaking.ts'], { cwd: work })
+    expect(validated.code).toBe(0)
+    expect(validated.stdout).toContain(added)
+    expect(validated.stdout).toContain('(policy breaking)')
+    // The module of the default policy refuses it; --policy breaking lets it through in CI.
+    expect((await runCaller('drift-caller.js')).code).toBe(5)
+    expect((await runCli(['profile', 'validate', 'drift.ts'], { cwd: work })).code).toBe(5)
+    expect(
+      (await runCli(['profile', 'validate', 'drift.ts', '--policy', 'breaking'], { cwd: work })).code,
+    ).toBe(0)
+
+    writeFileSync(variantFile, 'renamed')
+    const renamed =
+      "breaking: tool 'search': parameter 'gene' was removed and 'query' added with the same type: possibly renamed"
+    const refused = await runCaller('drift-breaking-caller.js')
+    expect(refused.code).toBe(5)
+    expect(refused.stderr).toContain(renamed)
+    const checked = await runCli(['profile', 'validate', 'drift-breaking.ts'], { cwd: work })
+    expect(checked.code).toBe(5)
+    expect(checked.stdout).toContain(renamed)
+    writeFileSync(variantFile, 'base')
+  })
+
+  it('a secret of the reference (env.API_KEY=…) is ${API_KEY} in the module, read from the environment when it connects', async () => {
+    const module = readFileSync(join(work, 'secret.ts'), 'utf8')
+    expect(module).not.toContain(apiKey)
+    expect(module).toContain('"API_KEY": "${API_KEY}"')
+    expect(module).toContain('"MODE": "plain"')
+    expect(module).toContain(
+      `//   mcp-kit generate "mcp+node://${npmServers.everything}?env.API_KEY=\${API_KEY}&env.MODE=plain" --out secret.ts\n`,
+    )
+    const again = await generate('secret.ts', serverArgs('secret'))
+    expect(again.stderr).toContain('mcp-kit: the module reads API_KEY from the environment when it connects')
+    const missing = JSON.parse((await runCaller('secret-caller.js')).stdout)
+    expect(missing).toEqual({
+      code: 'missing_env',
+      message: expect.stringContaining(
+        'environment variable API_KEY is not set (the module uses it in env.API_KEY)',
+      ),
+    })
+    const given = JSON.parse(
+      (await runCaller('secret-caller.js', { API_KEY: 'from-the-environment' })).stdout,
+    )
+    expect(given).toEqual({ apiKey: 'from-the-environment' })
   })
 
   it('a module generated from a profile keeps its ${VAR} and ${secret:KEY} and expands them when it connects', async () => {
@@ -193,7 +291,7 @@ describe('mcp-kit generate', () => {
       BIO_VARIANT_FILE: join(work, 'bio-variant'),
       BIO_SECRET: 's3cret',
     })
-    expect(JSON.parse(given.stdout)).toEqual([{ type: 'text', text: '{"variant":"base","id":1}' }])
+    expect(JSON.parse(given.stdout)).toEqual({ variant: 'base', id: 1 })
     // The CLI resolves the profile as any (its secret from the store) to check the module.
     const validated = await runCliAtHome(join(work, 'home'), work, ['profile', 'validate', 'bio.ts'], {
       env: { BIO_VARIANT_FILE: join(work, 'bio-variant') },
@@ -205,7 +303,7 @@ describe('mcp-kit generate', () => {
   })
 
   it('regenerating an unchanged server gives a byte-identical file', async () => {
-    for (const name of ['everything', 'conformance']) {
+    for (const name of ['everything', 'conformance', 'drift-breaking']) {
       const first = readFileSync(join(work, `${name}.ts`))
       const again = await generate(`${name}.ts`, serverArgs(name))
       expect(again.code).toBe(0)

@@ -41,19 +41,11 @@ export type { ClientErrorCode, ClientErrorOptions } from './errors.js'
 // Errors
 export { ClientError } from './errors.js'
 // Generated typed clients (`mcp-kit generate`): their runtime and their schema check
-export type {
-  GeneratedConnectOptions,
-  GeneratedServer,
-  SchemaPolicy,
-  ToolContent,
-} from './generated/open-generated.js'
-export {
-  callForContent,
-  callForStructured,
-  describeDrift,
-  openGenerated,
-} from './generated/open-generated.js'
-export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
+export type { SchemaPolicy } from './generated/drift-policy.js'
+export { describeDrift } from './generated/drift-policy.js'
+export type { GeneratedConnectOptions, GeneratedServer, ToolContent } from './generated/open-generated.js'
+export { callForContent, callForStructured, openGenerated } from './generated/open-generated.js'
+export type { GeneratedTool, SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
 export type { InputContext, InputHandler } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'

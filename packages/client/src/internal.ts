@@ -4,6 +4,11 @@
 
 // The era cache's file, with the environment given (the CLI's own, in its tests)
 export { defaultEraCachePath } from './connect/era-cache.js'
+// What a generated module's schema policy makes of a drift (`mcp-kit profile validate FILE.ts`)
+export type { DriftVerdict } from './generated/drift-policy.js'
+export { driftVerdict, schemaPolicies } from './generated/drift-policy.js'
+// A generated module's launch settings with their ${NAME}s expanded (`mcp-kit profile validate FILE.ts`)
+export { expandServer } from './generated/variables.js'
 // A stdio server's environment, as connect() builds it (the CLI keys warm sessions by it)
 export type { EnvironmentOptions } from './stdio/environment.js'
 export { buildEnvironment } from './stdio/environment.js'

@@ -1,79 +1,26 @@
 // Classifies what changed between two tool lists (docs/architecture.md "Schema hashing and change
 // detection"), so a profile user learns whether a server update will break their saved calls.
 
-import { requiredParameters, toolSignature } from './hash.js'
-import {
-  canonicalJson,
-  compareText,
-  isRecord,
-  ownValue,
-  type TypeSignature,
-  typeSignature,
-} from './json-schema.js'
+import { change, compareChanges, describeType, type ToolChange } from './changes.js'
+import { fieldsOf, toolSignature } from './hash.js'
+import { canonicalJson, compareText, isRecord, ownValue } from './json-schema.js'
+import { compareOutput } from './output-diff.js'
 import { type ToolLike, usableTools } from './tool-like.js'
-
-export type ToolChangeClass = 'breaking' | 'non-breaking' | 'behavioural'
-
-export type ToolChangeKind =
-  | 'tool_removed'
-  | 'tool_renamed'
-  | 'required_parameter_added'
-  | 'parameter_removed'
-  | 'parameter_type_changed'
-  | 'parameter_made_required'
-  | 'parameter_renamed'
-  | 'tool_added'
-  | 'optional_parameter_added'
-  | 'requirement_relaxed'
-  | 'description_changed'
-  | 'output_schema_changed'
-  | 'annotations_changed'
-
-export interface ToolChange {
-  class: ToolChangeClass
-  kind: ToolChangeKind
-  /** The tool's name (its old name for tool_renamed). */
-  tool: string
-  /** The parameter's name (its old name for parameter_renamed). */
-  parameter?: string
-  /** The new name of a possibly renamed tool or parameter. */
-  renamedTo?: string
-  before?: unknown
-  after?: unknown
-  /** Plain English naming the tool and parameter. */
-  message: string
-}
-
-export interface ChangeSummary {
-  breaking: number
-  nonBreaking: number
-  behavioural: number
-}
-
-const classOfKind: Record<ToolChangeKind, ToolChangeClass> = {
-  tool_removed: 'breaking',
-  tool_renamed: 'breaking',
-  required_parameter_added: 'breaking',
-  parameter_removed: 'breaking',
-  parameter_type_changed: 'breaking',
-  parameter_made_required: 'breaking',
-  parameter_renamed: 'breaking',
-  tool_added: 'non-breaking',
-  optional_parameter_added: 'non-breaking',
-  requirement_relaxed: 'non-breaking',
-  description_changed: 'non-breaking',
-  output_schema_changed: 'behavioural',
-  annotations_changed: 'behavioural',
-}
-
-type ChangeFields = Omit<ToolChange, 'class'>
-
-function change(fields: ChangeFields): ToolChange {
-  return { class: classOfKind[fields.kind], ...fields }
-}
 
 /** Every change from `before` to `after`, sorted by tool, then parameter, then kind. */
 export function diffTools(before: readonly ToolLike[], after: readonly ToolLike[]): ToolChange[] {
+  return diffToolLists(before, after, false)
+}
+
+/**
+ * diffTools, and with `outputFields` an outputSchema's change is told field by field (as a typed
+ * caller reads the result) instead of as one behavioural `output_schema_changed`.
+ */
+export function diffToolLists(
+  before: readonly ToolLike[],
+  after: readonly ToolLike[],
+  outputFields: boolean,
+): ToolChange[] {
   const beforeTools = toolsByName(before)
   const afterTools = toolsByName(after)
   const changes: ToolChange[] = []
@@ -106,25 +53,9 @@ export function diffTools(before: readonly ToolLike[], after: readonly ToolLike[
   }
   for (const [name, beforeTool] of beforeTools) {
     const afterTool = afterTools.get(name)
-    if (afterTool !== undefined) changes.push(...compareTool(name, beforeTool, afterTool))
+    if (afterTool !== undefined) changes.push(...compareTool(name, beforeTool, afterTool, outputFields))
   }
   return changes.sort(compareChanges)
-}
-
-/** How many of the changes are breaking, non-breaking and behavioural. */
-export function summarizeChanges(changes: readonly ToolChange[]): ChangeSummary {
-  const summary: ChangeSummary = { breaking: 0, nonBreaking: 0, behavioural: 0 }
-  for (const { class: changeClass } of changes) {
-    if (changeClass === 'breaking') summary.breaking += 1
-    else if (changeClass === 'non-breaking') summary.nonBreaking += 1
-    else summary.behavioural += 1
-  }
-  return summary
-}
-
-/** True when any of the changes would break a caller. */
-export function hasBreakingChanges(changes: readonly ToolChange[]): boolean {
-  return changes.some((entry) => entry.class === 'breaking')
 }
 
 // The first tool of a name wins; a server listing a name twice is already broken.
@@ -139,31 +70,12 @@ function parameterSignatureText(tool: ToolLike): string {
   return canonicalJson({ required, properties })
 }
 
-interface Parameter {
-  signature: TypeSignature
-  required: boolean
-  schema: unknown
-}
-
-/** A tool's parameters: its properties plus any required name without a property schema. */
-function parametersOf(tool: ToolLike): Map<string, Parameter> {
-  const schema = isRecord(tool.inputSchema) ? tool.inputSchema : {}
-  const declared = ownValue(schema, 'properties')
-  const properties = isRecord(declared) ? declared : {}
-  const required = new Set(requiredParameters(schema))
-  const parameters = new Map<string, Parameter>()
-  for (const name of new Set([...Object.keys(properties), ...required])) {
-    const parameterSchema = ownValue(properties, name)
-    parameters.set(name, {
-      signature: typeSignature(parameterSchema, schema),
-      required: required.has(name),
-      schema: parameterSchema,
-    })
-  }
-  return parameters
-}
-
-function compareTool(name: string, beforeTool: ToolLike, afterTool: ToolLike): ToolChange[] {
+function compareTool(
+  name: string,
+  beforeTool: ToolLike,
+  afterTool: ToolLike,
+  outputFields: boolean,
+): ToolChange[] {
   const changes: ToolChange[] = []
   const prefix = `tool '${name}':`
   for (const field of ['description', 'title'] as const) {
@@ -180,8 +92,8 @@ function compareTool(name: string, beforeTool: ToolLike, afterTool: ToolLike): T
     }
   }
 
-  const beforeParameters = parametersOf(beforeTool)
-  const afterParameters = parametersOf(afterTool)
+  const beforeParameters = fieldsOf(beforeTool.inputSchema)
+  const afterParameters = fieldsOf(afterTool.inputSchema)
   const removed = [...beforeParameters.keys()].filter((parameter) => !afterParameters.has(parameter))
   const unmatchedAdded = [...afterParameters.keys()].filter((parameter) => !beforeParameters.has(parameter))
   removed.sort(compareText)
@@ -271,7 +183,9 @@ function compareTool(name: string, beforeTool: ToolLike, afterTool: ToolLike): T
     }
   }
 
-  if (canonicalJson(beforeTool.outputSchema) !== canonicalJson(afterTool.outputSchema)) {
+  if (outputFields) {
+    changes.push(...compareOutput(name, beforeTool.outputSchema, afterTool.outputSchema))
+  } else if (canonicalJson(beforeTool.outputSchema) !== canonicalJson(afterTool.outputSchema)) {
     changes.push(
       change({
         kind: 'output_schema_changed',
@@ -294,18 +208,4 @@ function compareTool(name: string, beforeTool: ToolLike, afterTool: ToolLike): T
     )
   }
   return changes
-}
-
-function describeType(signature: TypeSignature): string {
-  if (signature === null) return 'unknown'
-  return typeof signature === 'string' ? signature : signature.join(' or ')
-}
-
-function compareChanges(left: ToolChange, right: ToolChange): number {
-  return (
-    compareText(left.tool, right.tool) ||
-    compareText(left.parameter ?? '', right.parameter ?? '') ||
-    compareText(left.kind, right.kind) ||
-    compareText(left.message, right.message)
-  )
 }

@@ -60,3 +60,28 @@ export function canonicalToolSignatures(tools: readonly ToolLike[]): string {
 export function hashTools(tools: readonly ToolLike[]): string {
   return `sha256:${createHash('sha256').update(canonicalToolSignatures(tools)).digest('hex')}`
 }
+
+/** A parameter or result field as diffs compare it. */
+export interface Field {
+  signature: TypeSignature
+  required: boolean
+  schema: unknown
+}
+
+/** An object schema's fields: its properties plus any required name without a property schema. */
+export function fieldsOf(objectSchema: unknown): Map<string, Field> {
+  const schema = isRecord(objectSchema) ? objectSchema : {}
+  const declared = ownValue(schema, 'properties')
+  const properties = isRecord(declared) ? declared : {}
+  const required = new Set(requiredParameters(schema))
+  const fields = new Map<string, Field>()
+  for (const name of new Set([...Object.keys(properties), ...required])) {
+    const fieldSchema = ownValue(properties, name)
+    fields.set(name, {
+      signature: typeSignature(fieldSchema, schema),
+      required: required.has(name),
+      schema: fieldSchema,
+    })
+  }
+  return fields
+}

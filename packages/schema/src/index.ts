@@ -12,8 +12,14 @@ export type { ToolLike } from './tool-like.js'
 
 // Diffing: say what changed and whether it breaks callers
 
-export type { ChangeSummary, ToolChange, ToolChangeClass, ToolChangeKind } from './diff.js'
-export { diffTools, hasBreakingChanges, summarizeChanges } from './diff.js'
+export type { ChangeSummary, ToolChange, ToolChangeClass, ToolChangeKind } from './changes.js'
+export { hasBreakingChanges, summarizeChanges } from './changes.js'
+export { diffTools } from './diff.js'
+
+// Contracts: what a typed client relies on (parameters and result fields), hashed and diffed
+
+export type { FieldShape, ToolContract } from './contract.js'
+export { diffContracts, hashContract, toolContract } from './contract.js'
 
 // Coercion: query-string values to the types an inputSchema asks for
 

@@ -11,11 +11,9 @@ import type { ServerSpec } from '../server-spec.js'
 import { toolErrorText } from '../session/results.js'
 import type { Session } from '../session/session.js'
 import type { CallOptions } from '../session/types.js'
-import { compareGenerated, type SchemaDrift, type SchemaFingerprint } from './schema-drift.js'
+import { driftVerdict, type SchemaPolicy } from './drift-policy.js'
+import { compareGenerated, type SchemaFingerprint } from './schema-drift.js'
 import { expandServer } from './variables.js'
-
-/** What a changed schema does on connect: refuse (`error`), say so (`warn`), or nothing. */
-export type SchemaPolicy = 'error' | 'warn' | 'ignore'
 
 /** What a generated module records about its server. */
 export interface GeneratedServer extends SchemaFingerprint {
@@ -27,6 +25,8 @@ export interface GeneratedServer extends SchemaFingerprint {
   profile?: string | undefined
   /** The command that writes the module again. */
   regenerate: string
+  /** The policy connect() applies unless given one (`mcp-kit generate --policy`); default `error`. */
+  schemaValidation?: SchemaPolicy | undefined
 }
 
 export interface GeneratedConnectOptions extends ConnectOptions {
@@ -34,7 +34,11 @@ export interface GeneratedConnectOptions extends ConnectOptions {
   server?: ServerSpec | undefined
   /** Values for a profile's `${NAME}` (before the environment) and `${secret:KEY}` (as `secret:KEY`). */
   variables?: Record<string, string> | undefined
-  /** Default `error`: a module whose tools changed on the server refuses to connect. */
+  /**
+   * What a change to the module's tools on the server does: `error` refuses any, `breaking`
+   * refuses breaking ones and warns of the rest, `warn` warns, `ignore` does not look. Default:
+   * the module's own (`mcp-kit generate --policy`), else `error`.
+   */
   schemaValidation?: SchemaPolicy | undefined
   /** Where `warn` says it (default: standard error). */
   onWarning?: ((message: string) => void) | undefined
@@ -43,49 +47,40 @@ export interface GeneratedConnectOptions extends ConnectOptions {
 /** The content of a tool's result: what a method of a tool without an outputSchema resolves to. */
 export type ToolContent = CallToolResult['content']
 
-/** The message naming what changed and how to regenerate. */
-export function describeDrift(generated: GeneratedServer, drift: SchemaDrift): string {
-  const names = [
-    ...drift.changed.map((name) => `${JSON.stringify(name)} (changed)`),
-    ...drift.removed.map((name) => `${JSON.stringify(name)} (removed)`),
-  ]
-  return `the tools of ${generated.source} changed since this module was generated: ${names.join(', ')}; regenerate it with: ${generated.regenerate}`
-}
-
 /**
  * Connects to a generated module's server and compares the live tools with the module's
- * fingerprint: a changed or removed tool fails with ClientError `schema_changed` (policy `error`),
- * is reported through `onWarning` (`warn`), or is not looked for (`ignore`).
+ * fingerprint: a change the policy refuses fails with ClientError `schema_changed`, one it lets
+ * through is reported through `onWarning`, and with `ignore` nothing is looked for.
  */
 export async function openGenerated(
   generated: GeneratedServer,
   options: GeneratedConnectOptions = {},
 ): Promise<Session> {
-  const { server, variables, schemaValidation = 'error', onWarning, ...connectOptions } = options
+  const { server, variables, schemaValidation, onWarning, ...connectOptions } = options
+  const policy = schemaValidation ?? generated.schemaValidation ?? 'error'
   let target = server ?? generated.server
-  if (server === undefined && generated.profile !== undefined) {
+  if (server === undefined) {
     const environment = Object.entries(connectOptions.parentEnv ?? process.env).filter(
       ([name]) => !name.startsWith('secret:'),
     )
     target = expandServer(
       generated.server,
       { ...Object.fromEntries(environment), ...variables },
-      `profile @${generated.profile}`,
+      generated.profile === undefined ? 'the module' : `profile @${generated.profile}`,
     )
   }
   const session = await connect(target, connectOptions)
-  if (schemaValidation === 'ignore') return session
+  if (policy === 'ignore') return session
   try {
     const drift = await compareGenerated(generated, await session.listTools())
-    if (drift.changed.length + drift.removed.length > 0) {
-      const message = describeDrift(generated, drift)
-      if (schemaValidation === 'error') {
-        throw new ClientError('schema_changed', message, {
-          details: { ...drift, regenerate: generated.regenerate },
-        })
-      }
-      ;(onWarning ?? ((text: string) => process.stderr.write(`warning: ${text}\n`)))(message)
+    const verdict = driftVerdict(generated, drift, policy)
+    if (verdict.refused) {
+      throw new ClientError('schema_changed', verdict.message, {
+        details: { ...drift, regenerate: generated.regenerate },
+      })
     }
+    if (verdict.message !== '')
+      (onWarning ?? ((text: string) => process.stderr.write(`warning: ${text}\n`)))(verdict.message)
   } catch (error) {
     await session.close()
     throw error
@@ -96,9 +91,15 @@ export async function openGenerated(
 async function callOrThrow(
   session: Session,
   name: string,
-  args: object | undefined,
+  args: unknown,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
+  // A server's schema may type the arguments as something else; the protocol sends an object.
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new ClientError('invalid_arguments', `tools/call '${name}': the arguments must be an object`, {
+      details: { tool: name },
+    })
+  }
   const result = await session.callTool(name, { ...args }, options)
   if (result.isError) {
     throw new ClientError('tool_error', toolErrorText(result), {
@@ -112,7 +113,7 @@ async function callOrThrow(
 export async function callForContent(
   session: Session,
   name: string,
-  args?: object,
+  args?: unknown,
   options?: CallOptions,
 ): Promise<ToolContent> {
   return (await callOrThrow(session, name, args, options)).content
@@ -122,7 +123,7 @@ export async function callForContent(
 export async function callForStructured<Result>(
   session: Session,
   name: string,
-  args?: object,
+  args?: unknown,
   options?: CallOptions,
 ): Promise<Result> {
   const result = await callOrThrow(session, name, args, options)

@@ -23,6 +23,12 @@ export function builder(yargs: Argv) {
       demandOption: true,
       describe: 'The module to write (FILE.ts); it depends only on @mcp-kit/client',
     })
+    .option('policy', {
+      type: 'string',
+      choices: ['error', 'breaking', 'warn', 'ignore'],
+      describe:
+        "What the module's connect() does when the server's tools changed: error refuses any change (default), breaking only breaking ones",
+    })
     .options(connectionFlags)
     .example('$0 generate mcp+npx://@modelcontextprotocol/server-everything --out src/everything.ts', '')
     .example(
@@ -30,6 +36,10 @@ export function builder(yargs: Argv) {
       'from a profile (its ${VAR}s expand when the module connects)',
     )
     .example('$0 generate --out src/mine.ts -- node server.js', 'any stdio server, by its command line')
+    .example(
+      '$0 generate mcp+npx://some-server?env.API_KEY=$API_KEY --out src/some.ts --policy breaking',
+      'API_KEY stays ${API_KEY} in the module; new optional parameters do not stop it',
+    )
     .example(
       '$0 profile validate src/everything.ts',
       'in CI: exit 5 when the server changed under the module',

@@ -40,6 +40,17 @@ export function pascalCase(name: string): string {
 }
 
 /**
+ * The type name for a method's arguments or result: PascalCase, with a letter after a digit in
+ * capitals (`tool3d` → `Tool3D`), as json-schema-to-typescript writes every name it is given.
+ */
+export function typeName(method: string): string {
+  return pascalCase(method).replace(
+    /([0-9])([a-z])/g,
+    (_pair, digit: string, letter: string) => digit + letter.toUpperCase(),
+  )
+}
+
+/**
  * One method name per raw name, in code-point order of the raw names: a reserved word or a taken
  * member gets `Tool` appended (`delete` → `deleteTool`), then a repeat gets 2, 3, …
  */

@@ -1,12 +1,14 @@
 // The text of a generated module: a header saying where it came from and how to regenerate it,
 // the argument and result types, a `Client` interface with one documented method per tool (and
 // the resources and prompts the server has), the `generated` record connect() checks the live
-// server against, and connect(). Everything is sorted and nothing depends on the time, so an
-// unchanged server gives the same bytes.
+// server against, and connect(). What the server sent appears only as string literals, quoted
+// keys and comment text that cannot end its comment; the code is this file's. Everything is
+// sorted and nothing depends on the time, so an unchanged server gives the same bytes.
 
 import type { GeneratedServer, Prompt, Resource, ResourceTemplate, Tool } from '@mcp-kit/client'
 import { sanitizeLine } from '../../output/sanitize.js'
-import { memberNames, pascalCase } from './member-names.js'
+import { memberNames, typeName } from './member-names.js'
+import { dataLiteral, stringLiteral } from './module-literal.js'
 import { commentText, compileTypes, type TypeRequest } from './schema-types.js'
 
 export interface ModuleModel {
@@ -23,6 +25,8 @@ export interface ModuleModel {
 
 /** The client's own members: never a tool's method name. */
 const clientMembers = ['session', 'close', 'readResource', 'prompts']
+/** Type names the module declares or uses besides the schemas' own: never a schema type's name. */
+const moduleTypes = ['Client', 'ResourceUri', 'Promise', 'Record']
 /** Past this many listed resources (or with none listed nor templated) `ResourceUri` is any string. */
 const maximumListedResources = 200
 
@@ -38,7 +42,7 @@ function doc(lines: readonly (string | undefined)[], indent: string): string {
 
 /** A string literal in single quotes, as the rest of the module writes them. */
 function quote(text: string): string {
-  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`
+  return `'${stringLiteral(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`
 }
 
 function property(name: string): string {
@@ -67,6 +71,14 @@ function resourceUriType(resources: NonNullable<ModuleModel['resources']>): stri
   return members.length === 0 ? ' string' : members.map((member) => `\n  | ${member}`).join('')
 }
 
+/** Each name once (the first of a name, as the drift check reads tools), sorted unless told not to. */
+function firstOfEachName<Item extends { name: string }>(items: readonly Item[], sorted = true): Item[] {
+  const first = new Map<string, Item>()
+  for (const item of items) if (!first.has(item.name)) first.set(item.name, item)
+  const unique = [...first.values()]
+  return sorted ? unique.sort((left, right) => byText(left.name, right.name)) : unique
+}
+
 function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bodies: string[] } {
   const names = memberNames(
     prompts.map((prompt) => prompt.name),
@@ -74,9 +86,9 @@ function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bo
   )
   const declarations: string[] = []
   const bodies: string[] = []
-  for (const prompt of [...prompts].sort((left, right) => byText(left.name, right.name))) {
+  for (const prompt of firstOfEachName(prompts)) {
     const method = names.get(prompt.name) as string
-    const fields = (prompt.arguments ?? []).map((argument) => {
+    const fields = firstOfEachName(prompt.arguments ?? [], false).map((argument) => {
       const comment = argument.description ? `${doc([argument.description], '      ')}\n` : ''
       return `${comment}      ${property(argument.name)}${argument.required ? '' : '?'}: string`
     })
@@ -94,25 +106,30 @@ function promptMembers(prompts: readonly Prompt[]): { declarations: string[]; bo
 }
 
 export async function renderModule(model: ModuleModel): Promise<string> {
-  const tools = [...model.tools].sort((left, right) => byText(left.name, right.name))
+  const tools = firstOfEachName(model.tools)
   const names = memberNames(
     tools.map((tool) => tool.name),
     clientMembers,
   )
   const requests: TypeRequest[] = []
+  for (const tool of tools) {
+    const type = typeName(names.get(tool.name) as string)
+    requests.push({ name: `${type}Arguments`, schema: tool.inputSchema, description: tool.description })
+    if (tool.outputSchema !== undefined) requests.push({ name: `${type}Result`, schema: tool.outputSchema })
+  }
+  const { code: types, names: typeNames } = await compileTypes(requests, moduleTypes)
   const declarations: string[] = []
   const bodies: string[] = []
+  let next = 0
   for (const tool of tools) {
     const method = names.get(tool.name) as string
-    const type = pascalCase(method)
-    requests.push({ name: `${type}Arguments`, schema: tool.inputSchema, description: tool.description })
+    const argumentsType = typeNames[next++] as string
     const structured = tool.outputSchema !== undefined
-    if (structured) requests.push({ name: `${type}Result`, schema: tool.outputSchema })
-    const result = structured ? `${type}Result` : 'kit.ToolContent'
+    const result = structured ? (typeNames[next++] as string) : 'kit.ToolContent'
     const optional = requiresArguments(tool.inputSchema) ? '' : '?'
     declarations.push(
       doc([tool.title, tool.description, `@tool ${tool.name}`], '  '),
-      `  ${method}(args${optional}: ${type}Arguments, options?: kit.CallOptions): Promise<${result}>`,
+      `  ${method}(args${optional}: ${argumentsType}, options?: kit.CallOptions): Promise<${result}>`,
     )
     bodies.push(
       structured
@@ -120,7 +137,6 @@ export async function renderModule(model: ModuleModel): Promise<string> {
         : `    ${method}: (args, call) => kit.callForContent(session, ${quote(tool.name)}, args, call),`,
     )
   }
-  const types = await compileTypes(requests, ['Client', 'ResourceUri'])
   const extra: string[] = []
   const extraBodies: string[] = []
   let uriType = ''
@@ -143,14 +159,15 @@ export async function renderModule(model: ModuleModel): Promise<string> {
   const { generated } = model
   const server = sanitizeLine(`${model.server.name} ${model.server.version}`)
   const header = [
-    `// A typed client for ${server}, written by \`mcp-kit generate\` from`,
-    `// ${sanitizeLine(generated.source)}.`,
+    `// A typed client for ${server}, written by \`mcp-kit generate\``,
+    `// from ${sanitizeLine(generated.source)}.`,
     '// Do not edit; regenerate with:',
     `//   ${sanitizeLine(generated.regenerate)}`,
-    `// connect() refuses a server whose tools changed since (schema ${generated.schemaHash});`,
-    `// in CI, \`mcp-kit profile validate ${sanitizeLine(model.out)}\` checks it (exit 5 on a change).`,
+    `// connect() checks the server's tools against this module (schema ${sanitizeLine(generated.schemaHash)},`,
+    `// policy ${generated.schemaValidation ?? 'error'}); in CI, \`mcp-kit profile validate ${sanitizeLine(model.out)}\``,
+    '// does (exit 5 on a change the policy refuses).',
   ]
-  return `${header.join('\n')}
+  const code = `${header.join('\n')}
 
 import * as kit from '@mcp-kit/client'
 
@@ -166,11 +183,12 @@ ${[...declarations, ...extra].join('\n')}
 }
 
 /** What this module was generated from; connect() and \`mcp-kit profile validate\` check it. */
-export const generated: kit.GeneratedServer = ${JSON.stringify(generated, null, 2)}
+export const generated: kit.GeneratedServer = ${dataLiteral(generated)}
 
 /**
  * Connects to the server this module was generated from (or \`options.server\`) and checks its
- * tools against the module: \`schemaValidation\` 'error' (the default) refuses a changed server,
+ * tools against the module by \`schemaValidation\` (default: \`generated.schemaValidation\`, else
+ * 'error'): 'error' refuses any change, 'breaking' only a breaking one (and warns of the rest),
  * 'warn' says so, 'ignore' does not look.
  */
 export async function connect(options: kit.GeneratedConnectOptions = {}): Promise<Client> {
@@ -182,4 +200,6 @@ ${[...bodies, ...extraBodies].join('\n')}
   }
 }
 `
+  // A line separator is text in a comment and an escape in a literal; raw, it ends a `//` line.
+  return code.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
 }

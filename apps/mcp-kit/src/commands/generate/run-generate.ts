@@ -3,70 +3,23 @@
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
-import type { GeneratedServer, ServerSpec, Session } from '@mcp-kit/client'
-import type { ResolvedReference } from '@mcp-kit/profiles'
+import type { GeneratedServer, SchemaPolicy, Session } from '@mcp-kit/client'
 import { CliError } from '../../cli/errors.js'
 import { exitCodes } from '../../cli/exit-codes.js'
 import type { Io } from '../../cli/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
-import { appVariables, profileOptions, resolveTarget } from '../../session/reference.js'
+import { resolveTarget } from '../../session/reference.js'
+import { moduleServer } from './module-server.js'
 import { type ModuleModel, renderModule } from './render-module.js'
 
 export interface GenerateArguments extends ConnectionArguments {
   reference?: string
   serverCommand?: string[]
   out: string
-}
-
-/** A word as a POSIX shell reads it back. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
-
-/** The command that writes the same module again, as the user would type it here. */
-export function regenerateCommand(
-  args: Pick<GenerateArguments, 'reference' | 'serverCommand'>,
-  out: string,
-): string {
-  const words = ['mcp-kit', 'generate']
-  if (args.reference !== undefined) words.push(args.reference)
-  words.push('--out', out)
-  if (args.serverCommand !== undefined) words.push('--', ...args.serverCommand)
-  return words.map(shellWord).join(' ')
-}
-
-/**
- * The variables this installation gives profiles (MCP_KIT_NODE, MCP_KIT_BIN: the bundled `@demo`)
- * filled in, as a program using the module has no such variables.
- */
-function withAppVariables(server: ServerSpec): ServerSpec {
-  const variables = Object.entries(appVariables())
-  const fill = (text: string) =>
-    variables.reduce((value, [name, path]) => value.split(`\${${name}}`).join(path), text)
-  if (server.transport === 'http') return server
-  return { ...server, command: fill(server.command), args: server.args.map(fill) }
-}
-
-/**
- * The server the module connects to: a profile's launch settings as written (its `${VAR}` and
- * `${secret:KEY}` stay, expanded when the module connects), else the reference's server.
- */
-async function moduleServer(
-  resolved: ResolvedReference,
-  io: Io,
-): Promise<{ server: ServerSpec; profile?: string }> {
-  const reference = resolved.reference
-  if (reference.type !== 'profile') return { server: resolved.server }
-  const { loadProfile } = await import('@mcp-kit/profiles')
-  const profile = await loadProfile(reference.profile, { ...profileOptions(io), substitute: false })
-  const { launchArgs, env } = reference.query
-  let server: ServerSpec = withAppVariables(profile.server)
-  if (server.transport === 'stdio' && (launchArgs.length > 0 || Object.keys(env).length > 0)) {
-    server = { ...server, args: [...server.args, ...launchArgs], env: { ...server.env, ...env } }
-  }
-  return { server, profile: reference.profile }
+  /** The module's schema policy (its connect() default); absent: `error`. */
+  policy?: SchemaPolicy
 }
 
 /** A list the server may not answer: an error means none (as the gateway and inspect take it). */
@@ -96,16 +49,22 @@ async function collect(session: Session): Promise<Omit<ModuleModel, 'generated' 
 export async function runGenerate(args: GenerateArguments, io: Io): Promise<number> {
   if (typeof args.out !== 'string' || args.out === '')
     throw new CliError('usage', 'say where to write the module: --out FILE.ts')
-  const { resolved, text } = await resolveTarget(args, io)
+  const { resolved } = await resolveTarget(args, io)
   if (resolved.operation.kind !== 'inspect') {
     throw new CliError(
       'usage',
       'generate takes a server, not one of its tools, resources or prompts (no tool=, resource=, prompt= or list=)',
     )
   }
+  const { schemaPolicies } = await import('@mcp-kit/client/internal')
+  if (args.policy !== undefined && !schemaPolicies.includes(args.policy))
+    throw new CliError(
+      'usage',
+      `--policy ${JSON.stringify(args.policy)}: expected ${schemaPolicies.join(', ')}`,
+    )
   const path = resolve(io.cwd, args.out)
   const out = relative(io.cwd, path)
-  const { server, profile } = await moduleServer(resolved, io)
+  const { server, profile, source, regenerate, variables } = await moduleServer(resolved, args, out, io)
   // No answers to questions: the module's connect() declares none by default, and a server may
   // offer some tools only to clients that do (elicitation, sampling, roots).
   const session = await openSession(resolved, args, io, { input: undefined })
@@ -114,10 +73,11 @@ export async function runGenerate(args: GenerateArguments, io: Io): Promise<numb
     const { schemaFingerprint } = await import('@mcp-kit/client')
     const collected = await collect(session)
     const generated: GeneratedServer = {
-      source: text,
+      source,
       server,
       ...(profile === undefined ? {} : { profile }),
-      regenerate: regenerateCommand(args, out),
+      regenerate,
+      ...(args.policy === undefined ? {} : { schemaValidation: args.policy }),
       ...(await schemaFingerprint(collected.tools)),
     }
     model = { ...collected, generated, out }
@@ -133,7 +93,13 @@ export async function runGenerate(args: GenerateArguments, io: Io): Promise<numb
   if (model.resources !== undefined)
     counts.push(count(model.resources.listed, 'resource'), count(model.resources.templates, 'template'))
   if (model.prompts !== undefined) counts.push(count(model.prompts, 'prompt'))
-  if (!args.quiet) io.stderr.write(`mcp-kit: wrote ${out} (${counts.join(', ')})\n`)
+  if (!args.quiet) {
+    io.stderr.write(`mcp-kit: wrote ${out} (${counts.join(', ')})\n`)
+    if (variables.length > 0)
+      io.stderr.write(
+        `mcp-kit: the module reads ${variables.join(', ')} from the environment when it connects (no secret is written into it)\n`,
+      )
+  }
   diagnostics(io, args).verbose(`schema ${model.generated.schemaHash}`)
   return exitCodes.ok
 }

@@ -1,11 +1,12 @@
 // `mcp-kit profile validate FILE.ts`: the CI gate for a module `mcp-kit generate` wrote. Its
-// `generated` record (server, schema hash, each tool's hash) is read back from the file, without
-// running it, and compared with the live server: exit 5 when a tool of the module changed or is
-// gone (with --strict also when the server has tools the module lacks).
+// `generated` record (server, schema hash, each tool's contract and hash, policy) is read back
+// from the file, without running it, and compared with the live server: exit 5 when a change is
+// one the policy refuses (the module's, or --policy), as connect() would (with --strict also when
+// the server has tools the module lacks).
 
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { GeneratedServer } from '@mcp-kit/client'
+import type { GeneratedServer, SchemaPolicy } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { CliError } from '../../cli/errors.js'
 import { exitCodes } from '../../cli/exit-codes.js'
@@ -41,19 +42,31 @@ export function readGenerated(code: string, file: string): GeneratedServer {
     !isRecord(value) ||
     typeof value.schemaHash !== 'string' ||
     typeof value.regenerate !== 'string' ||
-    !isRecord(value.tools) ||
+    typeof value.source !== 'string' ||
+    !Array.isArray(value.tools) ||
+    !value.tools.every(
+      (tool) => isRecord(tool) && typeof tool.name === 'string' && typeof tool.hash === 'string',
+    ) ||
     !isRecord(server) ||
-    (server.transport !== 'stdio' && server.transport !== 'http')
+    (server.transport !== 'stdio' && server.transport !== 'http') ||
+    !['error', 'breaking', 'warn', 'ignore', undefined].includes(value.schemaValidation as string | undefined)
   ) {
     throw new CliError('usage', `${file} is not a module that 'mcp-kit generate' wrote (no generated record)`)
   }
   return value as unknown as GeneratedServer
 }
 
-/** The module's server as the CLI reaches it: a profile resolved as any (its secrets too). */
+/**
+ * The module's server as the CLI reaches it: a profile resolved as any (its secrets too), else the
+ * module's launch settings with their `${NAME}`s from the environment, as the module's connect().
+ */
 async function serverOf(generated: GeneratedServer, io: Io): Promise<ResolvedReference> {
   if (generated.profile !== undefined) return resolveForCli(`@${generated.profile}`, io)
-  const server = generated.server
+  const { expandServer } = await import('@mcp-kit/client/internal')
+  const environment = Object.entries(io.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('secret:'),
+  )
+  const server = expandServer(generated.server, Object.fromEntries(environment), 'the module')
   if (server.transport === 'http') return { ...(await resolveForCli(`mcp+${server.url}`, io)), server }
   const { parseCommandReference } = await import('@mcp-kit/profiles')
   const reference = parseCommandReference([server.command, ...server.args])
@@ -63,6 +76,8 @@ async function serverOf(generated: GeneratedServer, io: Io): Promise<ResolvedRef
 export interface ModuleValidateArguments extends ConnectionArguments {
   profile: string
   strict?: boolean
+  /** Overrides the module's own policy (`ignore` checks nothing). */
+  policy?: SchemaPolicy
 }
 
 export async function runModuleValidate(args: ModuleValidateArguments, io: Io): Promise<number> {
@@ -74,7 +89,9 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
     throw new CliError('usage', `cannot read ${args.profile}: ${(error as Error).message}`)
   }
   const generated = readGenerated(code, args.profile)
-  const { compareGenerated, describeDrift } = await import('@mcp-kit/client')
+  const { compareGenerated } = await import('@mcp-kit/client')
+  const { driftVerdict } = await import('@mcp-kit/client/internal')
+  const policy = args.policy ?? generated.schemaValidation ?? 'error'
   const session = await openSession(await serverOf(generated, io), args, io, { input: undefined })
   let drift: Awaited<ReturnType<typeof compareGenerated>>
   try {
@@ -83,9 +100,9 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
     await session.close()
   }
   const name = sanitizeLine(args.profile)
-  const broken = drift.changed.length + drift.removed.length > 0
-  if (broken) {
-    await writeLine(io.stdout, `${name}: ${sanitizeLine(describeDrift(generated, drift))}`)
+  const verdict = driftVerdict(generated, drift, policy)
+  if (verdict.message !== '') {
+    await writeLine(io.stdout, `${name}: ${sanitizeLine(verdict.message)} (policy ${policy})`)
   } else if (drift.added.length > 0) {
     const added = drift.added.map((tool) => sanitizeLine(JSON.stringify(tool))).join(', ')
     await writeLine(
@@ -95,7 +112,7 @@ export async function runModuleValidate(args: ModuleValidateArguments, io: Io): 
   } else {
     await writeLine(io.stdout, `${name}: the live tools match the module (${generated.schemaHash})`)
   }
-  const failed = broken || (args.strict === true && drift.added.length > 0)
+  const failed = verdict.refused || (args.strict === true && drift.added.length > 0)
   if (failed && !args.quiet) io.stderr.write(`mcp-kit: ${name} does not match the server\n`)
   return failed ? exitCodes.schemaChanged : exitCodes.ok
 }

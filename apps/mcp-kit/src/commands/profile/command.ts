@@ -90,7 +90,7 @@ export function builder(yargs: Argv) {
     )
     .command(
       'validate <profile>',
-      'Exit 0 when the live tools match the profile (or changed without breaking it), 5 on a breaking change; given a FILE.ts that mcp-kit generate wrote, 5 when any of its tools changed',
+      'Exit 0 when the live tools match the profile (or changed without breaking it), 5 on a breaking change; given a FILE.ts that mcp-kit generate wrote, 5 on a change its policy refuses (by default any change to its tools)',
       (command: Argv) =>
         command
           .positional('profile', {
@@ -99,6 +99,12 @@ export function builder(yargs: Argv) {
             describe: '@profile, or a module written by mcp-kit generate (FILE.ts)',
           })
           .option('strict', { type: 'boolean', describe: 'Any change fails, not only breaking ones' })
+          .option('policy', {
+            type: 'string',
+            choices: ['error', 'breaking', 'warn', 'ignore'],
+            describe:
+              "For a FILE.ts: check by this policy instead of the module's (breaking: only breaking changes fail)",
+          })
           .options(connectionFlags),
       run(
         () => import('./compare.js'),

@@ -1,6 +1,6 @@
 // `mcp-kit profile version|validate|diff`: the live server's tools against a profile's stored ones.
 
-import type { Session, Tool } from '@mcp-kit/client'
+import type { SchemaPolicy, Session, Tool } from '@mcp-kit/client'
 import type { Profile, ProfileDocument, ResolvedReference } from '@mcp-kit/profiles'
 import type { ToolChange } from '@mcp-kit/schema'
 import { CliError } from '../../cli/errors.js'
@@ -81,11 +81,18 @@ export async function compare(reference: string, args: ConnectionArguments, io: 
 export interface ValidateArguments extends ConnectionArguments {
   profile: string
   strict?: boolean
+  /** For a module `mcp-kit generate` wrote: the schema policy to check it by. */
+  policy?: SchemaPolicy
 }
 
 export async function runProfileValidate(args: ValidateArguments, io: Io): Promise<number> {
   const { isModulePath, runModuleValidate } = await import('../generate/validate-module.js')
   if (isModulePath(args.profile)) return runModuleValidate(args, io)
+  if (args.policy !== undefined)
+    throw new CliError(
+      'usage',
+      "--policy is for a module that 'mcp-kit generate' wrote (FILE.ts); a profile fails on breaking changes, with --strict on any",
+    )
   const comparison = await compare(args.profile, args, io)
   const name = `@${comparison.profile.location.name}`
   const breaking = comparison.changes.filter((change) => change.class === 'breaking')
