@@ -55,6 +55,7 @@ export {
 } from './generated/open-generated.js'
 export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
+export type { MessageObserver } from './protocol/connection.js'
 export type { InputContext, InputHandler } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'

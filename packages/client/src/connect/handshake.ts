@@ -45,6 +45,7 @@ export async function initialize(
   const input = options.input
   const connection = new Connection(attempt.transport, {
     onClose: () => resolveClosed(),
+    ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
     onError: (error) => options.onDiagnostic?.(`transport: ${error.message}`),
     onNotification: (method, params) => {
       if (method === 'notifications/message' && onLog && params)
