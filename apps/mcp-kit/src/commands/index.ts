@@ -14,6 +14,7 @@ import * as serve from './serve/command.js'
 import * as sessions from './sessions/command.js'
 import * as shell from './shell/command.js'
 import * as task from './task/command.js'
+import * as ui from './ui/command.js'
 import * as watch from './watch/command.js'
 
 export const commands = [
@@ -25,6 +26,7 @@ export const commands = [
   task,
   watch,
   shell,
+  ui,
   profile,
   generate,
   auth,
@@ -41,6 +43,7 @@ export const commandLineCommands = [
   'tail',
   'put',
   'watch',
+  'ui',
   'generate',
   'profile create',
   'profile version',
