@@ -9,3 +9,5 @@ export type { EnvironmentOptions } from './stdio/environment.js'
 export { buildEnvironment } from './stdio/environment.js'
 // Whether a process or a process group still runs (tests that nothing is left behind)
 export { groupRunning, processRunning } from './stdio/process-group.js'
+// How traces name a server (the CLI's message entries name it the same way)
+export { traceServerName } from './session/trace.js'

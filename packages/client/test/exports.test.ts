@@ -32,5 +32,11 @@ it('the public API is exactly what we mean to publish', async () => {
 
 it("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
   const exported = Object.keys(await import('../src/internal.js')).sort()
-  expect(exported).toEqual(['buildEnvironment', 'defaultEraCachePath', 'groupRunning', 'processRunning'])
+  expect(exported).toEqual([
+    'buildEnvironment',
+    'defaultEraCachePath',
+    'groupRunning',
+    'processRunning',
+    'traceServerName',
+  ])
 })

@@ -2,6 +2,7 @@
 // (openSession), its state and lists for the page, and its failure explained.
 
 import type { Prompt, Resource, ResourceTemplate, Session, Tool } from '@mcp-kit/client'
+import { traceServerName } from '@mcp-kit/client/internal'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Io } from '../../cli/io.js'
 import { sanitizeText } from '../../output/sanitize.js'
@@ -178,9 +179,7 @@ export class ServerEntry {
   /** The server as traces name it: its command line or URL (describeServer). */
   traceName(): string {
     const server = this.resolved?.server
-    if (server === undefined) return maskText(this.text)
-    if (server.transport === 'http') return maskText(server.url)
-    return maskText([server.command, ...server.args].join(' '))
+    return maskText(server === undefined ? this.text : traceServerName(server))
   }
 
   requireSession(): Session {
