@@ -32,6 +32,7 @@ export function AddServer({ onAdded }: { onAdded: (id: string) => void }) {
         <label for="add-target">Add a server</label>
         <input
           id="add-target"
+          data-empty={target === '' ? 'true' : 'false'}
           placeholder="@profile, mcp+npx://pkg, mcp+http://host/mcp, or node server.js"
           value={target}
           onInput={(event) => setTarget((event.target as HTMLInputElement).value)}

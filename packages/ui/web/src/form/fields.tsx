@@ -112,6 +112,7 @@ export function Field(props: FieldProps) {
         control = (
           <select
             id={id}
+            aria-required={required}
             aria-describedby={described}
             aria-invalid={invalid}
             value={String(kind.values.findIndex((each) => JSON.stringify(each) === JSON.stringify(value)))}
@@ -136,6 +137,7 @@ export function Field(props: FieldProps) {
             {multiline ? (
               <textarea
                 id={id}
+                aria-required={required}
                 rows={4}
                 value={typeof value === 'string' ? value : ''}
                 aria-describedby={described}
@@ -145,6 +147,7 @@ export function Field(props: FieldProps) {
             ) : (
               <input
                 id={id}
+                aria-required={required}
                 type={(kind.format === 'email' ? 'email' : kind.format === 'uri' ? 'url' : 'text') as 'text'}
                 value={typeof value === 'string' ? value : ''}
                 aria-describedby={described}
@@ -171,6 +174,7 @@ export function Field(props: FieldProps) {
         control = (
           <input
             id={id}
+            aria-required={required}
             type="number"
             step={kind.integer ? '1' : 'any'}
             min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
@@ -189,6 +193,7 @@ export function Field(props: FieldProps) {
         control = (
           <input
             id={id}
+            aria-required={required}
             type="checkbox"
             checked={value === true}
             aria-describedby={described}
@@ -242,10 +247,13 @@ export function Field(props: FieldProps) {
   }
   return (
     <div class="field">
-      <label for={labelFor}>
-        {title}
-        {required && <span class="required"> (required)</span>}
-      </label>
+      <label for={labelFor}>{title}</label>
+      {required && (
+        <span class="required" aria-hidden="true">
+          {' '}
+          required
+        </span>
+      )}
       {body}
     </div>
   )
