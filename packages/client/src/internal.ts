@@ -4,10 +4,10 @@
 
 // The era cache's file, with the environment given (the CLI's own, in its tests)
 export { defaultEraCachePath } from './connect/era-cache.js'
+// How traces name a server (the CLI's message entries name it the same way)
+export { traceServerName } from './session/trace.js'
 // A stdio server's environment, as connect() builds it (the CLI keys warm sessions by it)
 export type { EnvironmentOptions } from './stdio/environment.js'
 export { buildEnvironment } from './stdio/environment.js'
 // Whether a process or a process group still runs (tests that nothing is left behind)
 export { groupRunning, processRunning } from './stdio/process-group.js'
-// How traces name a server (the CLI's message entries name it the same way)
-export { traceServerName } from './session/trace.js'

@@ -54,6 +54,11 @@ export interface ConnectOptions {
   onMessage?: MessageObserver | undefined
   /** `auto` (default: 2026-07-28 if the server speaks it, else 2025-11-25), or one revision only. */
   protocol?: ProtocolChoice | undefined
+  /**
+   * Experimental capabilities to declare (`capabilities.experimental`), e.g. an mcp-kit gateway's
+   * `io.mcp-kit/upstream-hops`: asked for, it reports each call's upstream hop in the result's `_meta`.
+   */
+  experimentalCapabilities?: Record<string, Record<string, unknown>> | undefined
   /** Answers the server's questions (elicitation, sampling, roots); decides what the client declares. */
   input?: InputHandler | undefined
   /**

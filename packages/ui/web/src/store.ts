@@ -14,6 +14,8 @@ export interface State {
   tasks: Record<string, { taskId: string; status: string; statusMessage?: string }>
   notices: Array<{ serverId?: string; message: string }>
   connected: boolean
+  /** The workspace's state has been read once. */
+  loaded: boolean
 }
 
 let state: State = {
@@ -25,6 +27,7 @@ let state: State = {
   tasks: {},
   notices: [],
   connected: false,
+  loaded: false,
 }
 const listeners = new Set<() => void>()
 
@@ -111,7 +114,7 @@ export async function reloadTimeline(): Promise<void> {
 
 export async function reloadState(): Promise<void> {
   const fresh = await api<Pick<State, 'servers' | 'questions' | 'roots'>>('GET', '/api/state')
-  set(fresh)
+  set({ ...fresh, loaded: true })
 }
 
 /** Starts listening; the state is loaded again each time the stream (re)opens. */

@@ -120,6 +120,8 @@ export class ServerEntry {
       const label = this.traceName()
       this.session = await openSession(resolved, { ...this.#context.args, 'keep-alive': '0' }, io, {
         input: questions.handlerFor(this.id),
+        // An mcp-kit gateway then reports each call's upstream hop (the timeline shows it).
+        experimentalCapabilities: { 'io.mcp-kit/upstream-hops': {} },
         onMessage: (direction, message) => {
           timeline.record(this.id, label, direction, message)
           const result = (message as { result?: { structuredContent?: unknown } }).result

@@ -84,13 +84,15 @@ export function ServerList({
   servers,
   selected,
   onSelect,
+  loaded,
 }: {
+  loaded: boolean
   servers: ServerView[]
   selected: string | undefined
   onSelect: (id: string) => void
 }) {
   return (
-    <ul class="server-list" aria-label="Servers">
+    <ul class="server-list" aria-label="Servers" aria-busy={!loaded}>
       {servers.map((server) => (
         <li key={server.id}>
           <button
