@@ -58,11 +58,13 @@ function send(
 const cookie = () => `mcp-kit-ui-${ui.port}=${ui.token}`
 
 describe('who may talk to the workspace', () => {
-  it('the token in the URL becomes an HttpOnly cookie and leaves the address; without it, nothing', async () => {
+  it('the token in the URL becomes an HttpOnly cookie (the page then drops it from its address); without it, nothing', async () => {
     const login = await send(`/?token=${ui.token}`)
-    expect(login.status).toBe(303)
-    expect(login.headers.location).toBe('/')
+    expect(login.status).toBe(200)
+    expect(login.headers['cache-control']).toBe('no-store')
     expect(String(login.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/)
+    expect(login.body.toString()).toContain('<div id="app">')
+    expect((await send(`/api/state?token=${ui.token}`)).status).toBe(404)
     expect((await send('/')).status).toBe(401)
     expect((await send('/api/state')).status).toBe(401)
     expect((await send('/?token=wrong')).status).toBe(401)

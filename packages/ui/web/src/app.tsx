@@ -111,7 +111,12 @@ export function App() {
       </header>
       <nav class="side" aria-label="Workspace">
         <AddServer onAdded={setSelected} />
-        <ServerList loaded={store.loaded} servers={store.servers} selected={server?.id} onSelect={setSelected} />
+        <ServerList
+          loaded={store.loaded}
+          servers={store.servers}
+          selected={server?.id}
+          onSelect={setSelected}
+        />
       </nav>
       <main class="main">
         {server ? (

@@ -5,5 +5,7 @@ import { App } from './app.tsx'
 import { startStore } from './store.ts'
 import './styles.css'
 
+// The address carried this launch's token once; the cookie carries it from now on.
+if (location.search !== '') history.replaceState(null, '', '/')
 startStore()
 render(<App />, document.getElementById('app') as HTMLElement)

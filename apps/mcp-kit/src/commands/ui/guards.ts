@@ -79,13 +79,7 @@ export function admit(request: IncomingMessage, url: URL, options: GuardOptions)
   return { ok: true }
 }
 
-/** Sets the token cookie and sends the page to `/` without the token in its address. */
-export function login(response: ServerResponse, options: GuardOptions): void {
-  response.writeHead(303, {
-    ...securityHeaders,
-    location: '/',
-    'set-cookie': `${cookieName(options.port)}=${options.token}; HttpOnly; SameSite=Strict; Path=/`,
-    'cache-control': 'no-store',
-  })
-  response.end()
+/** The cookie that carries the token from the first page on. */
+export function tokenCookie(options: GuardOptions): string {
+  return `${cookieName(options.port)}=${options.token}; HttpOnly; SameSite=Strict; Path=/`
 }

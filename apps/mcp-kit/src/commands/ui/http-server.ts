@@ -3,7 +3,7 @@
 
 import { createServer, type Server } from 'node:http'
 import { handleApi } from './api.js'
-import { admit, type GuardOptions, login, securityHeaders } from './guards.js'
+import { admit, type GuardOptions, securityHeaders, tokenCookie } from './guards.js'
 import type { StaticFiles } from './static-files.js'
 import type { Workspace } from './workspace.js'
 
@@ -22,7 +22,17 @@ export function createUiServer(options: UiServerOptions): Server {
     const url = new URL(request.url ?? '/', 'http://localhost')
     const admission = admit(request, url, guard)
     if (admission.ok === 'login') {
-      login(response, guard)
+      // The page itself, with the cookie: the page takes the token out of its address at once.
+      if (
+        url.pathname !== '/' ||
+        !options.files.serve(request, response, '/', {
+          'set-cookie': tokenCookie(guard),
+          'cache-control': 'no-store',
+        })
+      ) {
+        response.writeHead(404, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' })
+        response.end('not found\n')
+      }
       return
     }
     if (admission.ok === false) {

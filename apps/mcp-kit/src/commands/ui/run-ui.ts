@@ -46,6 +46,13 @@ function openBrowser(url: string, env: Io['env']): boolean {
 export async function runUi(args: UiArguments, io: Io): Promise<number> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
     throw new CliError('usage', `--port ${args.port}: expected a port number (0 for a free one)`)
+  const workspace = createWorkspace(io, args)
+  // The server given on the command line starts first: its launch overlaps everything below.
+  if (args.reference !== undefined || args.serverCommand !== undefined) {
+    workspace.add(
+      args.serverCommand === undefined ? { reference: args.reference } : { command: args.serverCommand },
+    )
+  }
   const { assetsDirectory } = await import('@mcp-kit/ui')
   const files = createStaticFiles(assetsDirectory)
   const exposed = !loopback.includes(args.host) && args.host !== '::1'
@@ -54,7 +61,6 @@ export async function runUi(args: UiArguments, io: Io): Promise<number> {
       `mcp-kit: warning: --host ${args.host} lets other machines reach this workspace, which runs commands and holds logins; the token is all that stands in the way\n`,
     )
   }
-  const workspace = createWorkspace(io, args)
   const token = randomBytes(24).toString('base64url')
   const hostName = args.host === '::1' ? '[::1]' : args.host
   const server = createUiServer({ workspace, files, token, hosts: [...loopback, hostName] })
@@ -73,11 +79,6 @@ export async function runUi(args: UiArguments, io: Io): Promise<number> {
   await write(io.stdout, `${url}\n`)
   if (!args.quiet) io.stderr.write(`mcp-kit: the workspace is at ${url} (Ctrl-C ends it)\n`)
   if (args.open !== false) openBrowser(url, io.env)
-  if (args.reference !== undefined || args.serverCommand !== undefined) {
-    workspace.add(
-      args.serverCommand === undefined ? { reference: args.reference } : { command: args.serverCommand },
-    )
-  }
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve()
     else io.signal.addEventListener('abort', () => resolve(), { once: true })

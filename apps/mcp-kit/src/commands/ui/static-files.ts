@@ -21,7 +21,12 @@ const types: Record<string, string> = {
 
 export interface StaticFiles {
   /** Sends the file at this URL path; false when there is no such file. */
-  serve(request: IncomingMessage, response: ServerResponse, path: string): boolean
+  serve(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    headers?: Record<string, string>,
+  ): boolean
 }
 
 function listFiles(directory: string, root = directory): string[] {
@@ -44,7 +49,7 @@ export function createStaticFiles(directory: string): StaticFiles {
     return bytes
   }
   return {
-    serve(request, response, path) {
+    serve(request, response, path, headers = {}) {
       const name = path === '/' ? 'index.html' : path.slice(1)
       if (!files.has(name) || name.endsWith('.br') || name.endsWith('.gz')) return false
       const extension = name.slice(name.lastIndexOf('.') + 1)
@@ -64,6 +69,7 @@ export function createStaticFiles(directory: string): StaticFiles {
         'cache-control': name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
         vary: 'accept-encoding',
         ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
+        ...headers,
       })
       response.end(request.method === 'HEAD' ? undefined : body)
       return true
