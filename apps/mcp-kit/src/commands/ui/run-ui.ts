@@ -8,8 +8,6 @@ import type { AddressInfo } from 'node:net'
 import { CliError } from '../../cli/errors.js'
 import { type Io, write } from '../../cli/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
-import { createUiServer } from './http-server.js'
-import { createStaticFiles } from './static-files.js'
 import { createWorkspace } from './workspace.js'
 
 export interface UiArguments extends ConnectionArguments {
@@ -53,7 +51,12 @@ export async function runUi(args: UiArguments, io: Io): Promise<number> {
       args.serverCommand === undefined ? { reference: args.reference } : { command: args.serverCommand },
     )
   }
-  const { assetsDirectory } = await import('@mcp-kit/ui')
+  // The page's server loads while the MCP server starts.
+  const [{ assetsDirectory }, { createStaticFiles }, { createUiServer }] = await Promise.all([
+    import('@mcp-kit/ui'),
+    import('./static-files.js'),
+    import('./http-server.js'),
+  ])
   const files = createStaticFiles(assetsDirectory)
   const exposed = !loopback.includes(args.host) && args.host !== '::1'
   if (exposed) {
