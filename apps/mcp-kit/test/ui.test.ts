@@ -130,6 +130,45 @@ describe('a workspace of several servers', () => {
     await page.close()
   }, 120_000)
 
+  it('a sampling request is answered by the person, and the answer reaches the tool', async () => {
+    const page = await openPage()
+    await selectKitServer(page)
+    await chooseTool(page, 'ask_model')
+    const form = page.getByRole('form', { name: 'Call ask_model' })
+    await form.getByRole('button', { name: 'Call ask_model' }).click()
+    const question = page.getByRole('form', { name: /Sampling request from/ })
+    await question.waitFor({ timeout: 30_000 })
+    expect(await question.textContent()).toContain('Write a haiku about MCP')
+    await question.getByLabel('Your answer, as the assistant').fill('Servers speak in JSON')
+    await question.getByRole('button', { name: 'Send' }).click()
+    await expect
+      .poll(() => form.getByTestId('result').textContent(), { timeout: 30_000 })
+      .toContain('model said: Servers speak in JSON')
+    await page.close()
+  }, 120_000)
+
+  it("server-everything's prompt arguments are completed by the server as you type", async () => {
+    const page = await openPage()
+    if ((await serverButton(page, /everything/i).count()) === 0) await addServer(page, everything)
+    await serverButton(page, /everything/i)
+      .first()
+      .click()
+    await page.getByRole('button', { name: 'Prompts', exact: true }).click()
+    await page
+      .getByRole('list', { name: 'Prompts' })
+      .getByRole('button', { name: /^completable-prompt/ })
+      .click()
+    await page.getByLabel('department', { exact: true }).fill('E')
+    const options = page.getByTestId('completions-department').locator('option')
+    await expect
+      .poll(() => options.evaluateAll((all) => all.map((each) => each.getAttribute('value'))))
+      .toContain('Engineering')
+    await page.getByLabel('department', { exact: true }).fill('Engineering')
+    await page.getByLabel('name', { exact: true }).focus()
+    await expect.poll(() => page.getByTestId('completions-name').locator('option').count()).toBeGreaterThan(0)
+    await page.close()
+  }, 120_000)
+
   it('a long call shows progress and can be cancelled', async () => {
     const page = await openPage()
     await selectKitServer(page)

@@ -72,6 +72,8 @@ export type {
   BorrowOptions,
   CacheHint,
   CallOptions,
+  Completion,
+  CompletionReference,
   ListOptions,
   Progress,
   ToolFilter,

@@ -112,6 +112,18 @@ const routes: Record<string, Handler> = {
     readResource(entry as ServerEntry, text(body.uri, 'uri')),
   'POST /api/servers/:id/prompt': async ({ entry, body }) =>
     getPrompt(entry as ServerEntry, text(body.name, 'name'), record(body.arguments)),
+  'POST /api/servers/:id/complete': async ({ entry, body }) => {
+    const argument = record(body.argument)
+    const context = record(body.context)
+    return (entry as ServerEntry).requireSession().complete(
+      record(body.ref) as never,
+      {
+        name: text(argument.name, 'argument.name'),
+        value: typeof argument.value === 'string' ? argument.value : '',
+      },
+      Object.keys(context).length === 0 ? {} : { context: context as never },
+    )
+  },
   'POST /api/servers/:id/command': async ({ entry, body }) => ({
     command: cliEquivalent(entry as ServerEntry, record(body.action) as unknown as Action),
   }),

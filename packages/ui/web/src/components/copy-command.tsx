@@ -7,9 +7,7 @@ export function CopyCommand({ command }: { command: string | undefined }) {
   if (command === undefined) return null
   return (
     <div class="copy-command">
-      <code data-testid="cli-command" tabIndex={0} aria-label="the same as a command line">
-        {command}
-      </code>
+      <code data-testid="cli-command">{command}</code>
       <button
         type="button"
         class="small"

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import type { Lists, ServerView } from '../types.ts'
+import { CompletedField, expandTemplate, templateVariables } from './completions.tsx'
 import { CopyCommand } from './copy-command.tsx'
 import { ContentItem, ErrorView } from './result-view.tsx'
 
@@ -42,6 +43,8 @@ export function useReader(server: ServerView) {
 export function ResourcesPanel({ server, lists }: { server: ServerView; lists: Lists }) {
   const { outcome, command, read } = useReader(server)
   const [uri, setUri] = useState('')
+  const [template, setTemplate] = useState<string>()
+  const [variables, setVariables] = useState<Record<string, string>>({})
   return (
     <div class="split">
       <div class="item-list-wrap">
@@ -61,7 +64,14 @@ export function ResourcesPanel({ server, lists }: { server: ServerView; lists: L
         <ul class="item-list" aria-label="Resource templates">
           {lists.templates.map((template) => (
             <li key={template.uriTemplate}>
-              <button type="button" onClick={() => setUri(template.uriTemplate)}>
+              <button
+                type="button"
+                onClick={() => {
+                  setTemplate(template.uriTemplate)
+                  setVariables({})
+                  setUri(template.uriTemplate)
+                }}
+              >
                 <span class="name">{template.title ?? template.name ?? template.uriTemplate}</span>
                 <span class="muted"> {template.uriTemplate}</span>
               </button>
@@ -71,6 +81,33 @@ export function ResourcesPanel({ server, lists }: { server: ServerView; lists: L
         </ul>
       </div>
       <div class="detail">
+        {template && (
+          <form
+            aria-label={`Fill ${template}`}
+            onSubmit={(event) => {
+              event.preventDefault()
+              void read(expandTemplate(template, variables))
+            }}
+          >
+            <h3>{template}</h3>
+            {templateVariables(template).map((variable) => (
+              <CompletedField
+                server={server}
+                reference={{ type: 'ref/resource', uri: template }}
+                name={variable.name}
+                label={variable.name}
+                value={variables[variable.name] ?? ''}
+                context={variables}
+                onChange={(next) => {
+                  const values = { ...variables, [variable.name]: next }
+                  setVariables(values)
+                  setUri(expandTemplate(template, values))
+                }}
+              />
+            ))}
+            <button type="submit">Read {expandTemplate(template, variables)}</button>
+          </form>
+        )}
         <form
           class="inline-form"
           onSubmit={(event) => {
@@ -113,7 +150,8 @@ export function PromptsPanel({ server, lists }: { server: ServerView; lists: Lis
                 setOutcome(undefined)
               }}
             >
-              <span class="name">{each.title ?? each.name}</span>
+              <span class="name">{each.name}</span>
+              {each.title && <span class="muted"> {each.title}</span>}
             </button>
           </li>
         ))}
@@ -142,21 +180,19 @@ export function PromptsPanel({ server, lists }: { server: ServerView; lists: Lis
             <h3>{prompt.title ?? prompt.name}</h3>
             {prompt.description && <p class="description">{prompt.description}</p>}
             {(prompt.arguments ?? []).map((argument) => (
-              <div class="field">
-                <label for={`prompt-${server.id}-${argument.name}`}>
-                  {argument.name}
-                  {argument.required && <span class="required"> (required)</span>}
-                </label>
-                <textarea
-                  id={`prompt-${server.id}-${argument.name}`}
-                  rows={1}
+              <>
+                <CompletedField
+                  server={server}
+                  reference={{ type: 'ref/prompt', name: prompt.name }}
+                  name={argument.name}
+                  label={argument.name}
+                  required={argument.required}
                   value={values[argument.name] ?? ''}
-                  onInput={(event) =>
-                    setValues({ ...values, [argument.name]: (event.target as HTMLTextAreaElement).value })
-                  }
+                  context={values}
+                  onChange={(next) => setValues({ ...values, [argument.name]: next })}
                 />
                 {argument.description && <div class="hint">{argument.description}</div>}
-              </div>
+              </>
             ))}
             <button type="submit" class="primary">
               Get {prompt.name}
