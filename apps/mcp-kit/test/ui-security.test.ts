@@ -112,6 +112,33 @@ describe('who may talk to the workspace', () => {
   })
 })
 
+describe('a desktop config imported', () => {
+  it('adds each of its servers, connected, and names the entries it skipped', async () => {
+    const headers = { cookie: cookie(), origin: ui.origin, 'content-type': 'application/json' }
+    const config = JSON.stringify({
+      mcpServers: {
+        basic: { command: 'node', args: [fixtureServers.basic] },
+        broken: { args: ['no command'] },
+      },
+    })
+    const answer = await send('/api/servers/import', headers, 'POST', JSON.stringify({ text: config }))
+    expect(answer.status).toBe(200)
+    const result = JSON.parse(answer.body.toString()) as { added: string[]; skipped: Array<{ name: string }> }
+    expect(result.added).toHaveLength(1)
+    expect(result.skipped.map((entry) => entry.name)).toEqual(['broken'])
+    let state: { servers: Array<{ id: string; name: string; state: string }> } = { servers: [] }
+    for (let attempt = 0; attempt < 100; attempt++) {
+      state = JSON.parse((await send('/api/state', { cookie: cookie() })).body.toString())
+      if (state.servers.find((server) => server.id === result.added[0])?.state !== 'connecting') break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(state.servers.find((server) => server.id === result.added[0])).toMatchObject({
+      name: 'basic',
+      state: 'connected',
+    })
+  })
+})
+
 describe('secrets', () => {
   it('environment values in a reference never reach the page, its timeline or its commands', async () => {
     const secret = 'sk-live-0123456789abcdefXYZ'

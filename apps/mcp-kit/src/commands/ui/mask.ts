@@ -25,15 +25,8 @@ function maskUrl(text: string): string {
 
 /** One word of a reference or command line, masked where it holds a secret. */
 export function maskWord(word: string): string {
-  if (looksLikeSecret(word) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return mask
-  const equals = word.indexOf('=')
-  if (equals > 0) {
-    const name = word.slice(0, equals).replace(/^-+/, '')
-    if (name.startsWith('env.') || isSecretName(name) || looksLikeSecret(word.slice(equals + 1)))
-      return `${word.slice(0, equals + 1)}${mask}`
-  }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) {
-    // mcp+npx://pkg?env.TOKEN=x — the query after the target, masked by name.
+    // mcp+npx://pkg?env.TOKEN=x — the query after the target, masked pair by pair.
     const query = word.indexOf('?')
     if (word.startsWith('mcp+') && !/^mcp\+https?:/.test(word) && query !== -1) {
       const masked = word
@@ -43,6 +36,13 @@ export function maskWord(word: string): string {
       return `${word.slice(0, query + 1)}${masked.join('&')}`
     }
     return word.startsWith('mcp+') ? `mcp+${maskUrl(word.slice(4))}` : maskUrl(word)
+  }
+  if (looksLikeSecret(word)) return mask
+  const equals = word.indexOf('=')
+  if (equals > 0) {
+    const name = word.slice(0, equals).replace(/^-+/, '')
+    if (name.startsWith('env.') || isSecretName(name) || looksLikeSecret(word.slice(equals + 1)))
+      return `${word.slice(0, equals + 1)}${mask}`
   }
   return word
 }
