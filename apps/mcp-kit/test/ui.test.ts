@@ -3,15 +3,14 @@
 // once, generated forms called, questions answered, failures explained, the timeline, traces, drift,
 // an accessibility scan, a keyboard-only form, and a hostile server whose strings must not run.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { binPath, runCliAtHome } from './helpers.js'
+import { binPath } from './helpers.js'
 import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
 
 const registry = fileURLToPath(new URL('./fixtures/ui-registry.mjs', import.meta.url))

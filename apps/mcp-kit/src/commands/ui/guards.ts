@@ -3,7 +3,7 @@
 // answer gets a Content-Security-Policy that allows no inline script and no request off the machine.
 
 import { timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 
 export const securityHeaders: Record<string, string> = {
   'content-security-policy': [
