@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.ts'
 import { DriftPanel } from './components/drift-panel.tsx'
+import { Notice } from './components/notice.tsx'
 import { QuestionsPanel } from './components/questions.tsx'
 import { PromptsPanel, ResourcesPanel, useReader } from './components/resources-panel.tsx'
 import { ContentItem } from './components/result-view.tsx'
@@ -105,7 +106,7 @@ export function App() {
         </span>
         {store.notices.slice(-1).map((notice) => (
           <span class="notice pre-line" role="status">
-            {notice.message}
+            <Notice message={notice.message} />
           </span>
         ))}
       </header>

@@ -19,7 +19,9 @@ export async function login(entry: ServerEntry, workspace: Workspace): Promise<R
     workspace.hub.publish({ type: 'notice', serverId: entry.id, message: line })
   }
   const io = { ...entry.io(), stdout: lineSink(say), stderr: lineSink(say) }
-  await runAuthLogin({ ...workspace.args, reference, 'login-timeout': 300, 'keep-alive': '0' }, io)
+  // The browser leg opens where `mcp-kit ui` opens browsers; otherwise its address reaches the page.
+  const browser = workspace.args.browser !== false && workspace.openBrowser
+  await runAuthLogin({ ...workspace.args, browser, reference, 'login-timeout': 300, 'keep-alive': '0' }, io)
   await entry.connect()
   return { ok: true, output: lines, command: cliEquivalent(entry, { kind: 'login' }) }
 }

@@ -44,7 +44,7 @@ function openBrowser(url: string, env: Io['env']): boolean {
 export async function runUi(args: UiArguments, io: Io): Promise<number> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
     throw new CliError('usage', `--port ${args.port}: expected a port number (0 for a free one)`)
-  const workspace = createWorkspace(io, args)
+  const workspace = createWorkspace(io, args, args.open !== false)
   // The server given on the command line starts first: its launch overlaps everything below.
   if (args.reference !== undefined || args.serverCommand !== undefined) {
     workspace.add(

@@ -16,6 +16,8 @@ export interface Workspace {
   readonly questions: QuestionBoard
   readonly args: ConnectionArguments
   readonly running: Map<string, AbortController>
+  /** Whether this workspace opens browsers (a login's page): not with --no-open. */
+  readonly openBrowser: boolean
   servers(): ServerEntry[]
   get(id: string): ServerEntry | undefined
   /** Adds a server and starts connecting it (the promise settles when it is connected or failed). */
@@ -31,6 +33,7 @@ export interface Workspace {
 export function createWorkspace(
   io: Pick<Io, 'env' | 'cwd' | 'signal'>,
   args: ConnectionArguments,
+  openBrowser = false,
 ): Workspace {
   const hub = createEventHub()
   const timeline = createTimeline(hub)
@@ -46,6 +49,7 @@ export function createWorkspace(
     questions,
     args,
     running,
+    openBrowser,
     servers: () => [...entries.values()],
     get: (id) => entries.get(id),
     add(source) {
