@@ -6,6 +6,7 @@
 import { request } from 'node:http'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from './helpers.js'
 import { type RunningUi, startUi } from './ui-harness.js'
 
 let ui: RunningUi
@@ -109,6 +110,26 @@ describe('who may talk to the workspace', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip')
     expect(gzip.headers['cache-control']).toMatch(/immutable/)
     expect((await send(`/${script}`, { cookie: cookie() })).headers['content-encoding']).toBeUndefined()
+  })
+})
+
+describe('--host', () => {
+  it("an address other than loopback's warns, and its Host is served; a bad --port is a usage error", async () => {
+    const other = await startUi(['--host', '127.0.0.2'])
+    try {
+      expect(other.stderr()).toMatch(/warning: --host 127\.0\.0\.2 lets other machines reach this workspace/)
+      expect(other.origin).toBe(`http://127.0.0.2:${other.port}`)
+      const answer = await fetch(`${other.origin}/api/state`, {
+        headers: { cookie: `mcp-kit-ui-${other.port}=${other.token}` },
+      })
+      expect(answer.status).toBe(200)
+    } finally {
+      await other.stop()
+    }
+    expect(ui.stderr()).not.toMatch(/warning/)
+    const bad = await runCli(['ui', '--no-open', '--port', '70000'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--port 70000/)
   })
 })
 
