@@ -110,6 +110,33 @@ describe('a workspace of several servers', () => {
     await page.close()
   }, 180_000)
 
+  it("results are rendered by type: server-everything's image, its resource links", async () => {
+    const page = await openPage()
+    if ((await serverButton(page, /everything/i).count()) === 0) await addServer(page, everything)
+    await serverButton(page, /everything/i)
+      .first()
+      .click()
+    await chooseTool(page, 'get-tiny-image')
+    const image = page.getByRole('form', { name: 'Call get-tiny-image' })
+    await image.getByRole('button', { name: 'Call get-tiny-image' }).click()
+    const picture = image.getByTestId('result').locator('img.result-image')
+    await picture.waitFor({ timeout: 30_000 })
+    expect(await picture.getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    expect(
+      await picture.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0)
+    await chooseTool(page, 'get-resource-links')
+    const links = page.getByRole('form', { name: 'Call get-resource-links' })
+    await links.getByLabel('count', { exact: true }).fill('2')
+    await links.getByRole('button', { name: 'Call get-resource-links' }).click()
+    await expect
+      .poll(() => links.getByTestId('result').getByRole('button', { name: 'Read' }).count(), {
+        timeout: 30_000,
+      })
+      .toBe(2)
+    await page.close()
+  }, 120_000)
+
   it('a form elicitation of the 2026 server, generated from its requested schema, is answered and reaches the tool', async () => {
     const page = await openPage()
     await selectKitServer(page)
@@ -165,6 +192,21 @@ describe('a workspace of several servers', () => {
     await page.getByLabel('department', { exact: true }).fill('Engineering')
     await page.getByLabel('name', { exact: true }).focus()
     await expect.poll(() => page.getByTestId('completions-name').locator('option').count()).toBeGreaterThan(0)
+    await page.close()
+  }, 120_000)
+
+  it('a call the server runs as a task shows the task and its status, then its result', async () => {
+    const page = await openPage()
+    await selectKitServer(page)
+    await chooseTool(page, 'long_job')
+    const form = page.getByRole('form', { name: 'Call long_job' })
+    await form.getByRole('button', { name: 'Call long_job' }).click()
+    await expect
+      .poll(() => form.getByTestId('task').textContent(), { timeout: 30_000 })
+      .toMatch(/task \S+: working/)
+    await expect
+      .poll(() => form.getByTestId('result').textContent(), { timeout: 30_000 })
+      .toContain('job done')
     await page.close()
   }, 120_000)
 
