@@ -234,11 +234,22 @@ describe('forms from complex schemas', () => {
     await chooseTool(page, 'plan_trip')
     const form = page.getByRole('form', { name: 'Call plan_trip' })
     await form.waitFor()
-    /** Presses Tab until the focused element is the one `locator` finds: the keyboard only. */
+    /**
+     * Presses Tab (or Shift+Tab, when the field comes before the focus) until the focused element
+     * is the one `locator` finds: the keyboard only.
+     */
     const tabTo = async (locator: ReturnType<Page['locator']>) => {
-      for (let presses = 0; presses < 80; presses++) {
-        if (await locator.evaluate((element) => element === document.activeElement)) return
-        await page.keyboard.press('Tab')
+      for (let presses = 0; presses < 60; presses++) {
+        const where = await locator.evaluate((element) => {
+          const active = document.activeElement as unknown as {
+            compareDocumentPosition(other: unknown): number
+          } | null
+          if (element === active) return 0
+          // Node.DOCUMENT_POSITION_FOLLOWING: the field comes after the focus.
+          return active === null || (active.compareDocumentPosition(element) & 4) !== 0 ? 1 : -1
+        })
+        if (where === 0) return
+        await page.keyboard.press(where > 0 ? 'Tab' : 'Shift+Tab')
       }
       throw new Error('Tab never reached the field')
     }
