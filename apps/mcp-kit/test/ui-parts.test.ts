@@ -4,8 +4,10 @@
 import { ClientError } from '@mcp-kit/client'
 import { describe, expect, it } from 'vitest'
 import { shellWord } from '../src/commands/ui/cli-equivalent.js'
+import { createEventHub } from '../src/commands/ui/events.js'
 import { explainFailure } from '../src/commands/ui/failure.js'
 import { mask, maskedSpec, maskText } from '../src/commands/ui/mask.js'
+import { createTimeline } from '../src/commands/ui/timeline.js'
 
 describe('masking', () => {
   it('hides environment values, secret-named parameters, URL passwords and token-shaped words', () => {
@@ -78,5 +80,59 @@ describe('copy as command', () => {
   it('quotes words for a POSIX shell only when they need it', () => {
     expect(shellWord('@demo')).toBe('@demo')
     expect(shellWord('{"a":"it\'s"}')).toBe(`'{"a":"it'\\''s"}'`)
+  })
+})
+
+describe('the timeline', () => {
+  it('keeps a huge message as a stub; reads trace files line by line, counting what is no entry; exports both kinds', () => {
+    const hub = createEventHub()
+    const timeline = createTimeline(hub)
+    timeline.record('s1', 'node s.js', 'sent', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo' },
+    })
+    timeline.record('s1', 'node s.js', 'received', {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'x'.repeat(300_000) }] },
+    })
+    const [, huge] = timeline.rows() as Array<{ message: Record<string, unknown> }>
+    expect(huge?.message).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      method: undefined,
+      _truncated: expect.stringMatching(/^3\d{5} characters$/),
+    })
+    const trace = [
+      JSON.stringify({
+        ts_ms: 1,
+        kind: 'message',
+        direction: 'sent',
+        server: 'a',
+        message: { jsonrpc: '2.0', id: 0, method: 'ping' },
+      }),
+      'not json',
+      JSON.stringify({
+        ts_ms: 2,
+        kind: 'tool_call',
+        name: 'echo',
+        ok: true,
+        latency_ms: 3,
+        args: {},
+        server: 'a',
+      }),
+      JSON.stringify({ kind: 'message' }),
+      '',
+    ].join('\n')
+    expect(timeline.importTrace(trace, 'file')).toEqual({ source: 'trace:1', rows: 2, skipped: 2 })
+    const exported = timeline
+      .exportTrace()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string })
+    expect(exported.map((entry) => entry.kind)).toEqual(['message', 'message', 'message', 'tool_call'])
+    hub.close()
   })
 })

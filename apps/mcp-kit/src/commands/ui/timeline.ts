@@ -1,4 +1,5 @@
-// Every JSON-RPC message of the workspace's sessions, in order, for the page's waterfall; and the
+// Every JSON-RPC message of the workspace's sessions, in order, for the page's waterfall (bounded:
+// a message over 256 KiB is kept as a stub, the oldest rows go past 20,000 or 64 MiB); and the
 // NDJSON trace format both ways: what `--trace` with `--trace-messages` writes (`kind: "message"`
 // entries) and the per-call entries of a plain `--trace` file (docs/architecture.md "Traces").
 
@@ -26,10 +27,11 @@ export interface CallRow {
 
 export type TimelineRow = MessageRow | CallRow
 
-/** Rows kept in memory; the oldest go first (an export holds what is kept). */
+/** Rows kept in memory, and their size in JSON characters; the oldest go first (an export holds what is kept). */
 const keptRows = 20_000
-/** A message larger than this reaches the page as a stub saying so (the trace keeps it whole). */
-const largestShown = 256 * 1024
+const keptCharacters = 64 * 1024 * 1024
+/** A message larger than this is kept as a stub naming its id, method and size: a server's sizes reach memory. */
+const largestKept = 256 * 1024
 
 export interface Timeline {
   rows(): TimelineRow[]
@@ -40,28 +42,44 @@ export interface Timeline {
   exportTrace(): string
 }
 
-function shown(row: TimelineRow): TimelineRow {
-  if (!('message' in row)) return row
-  const size = JSON.stringify(row.message)?.length ?? 0
-  if (size <= largestShown) return row
-  const value = row.message as { id?: unknown; method?: unknown }
-  return { ...row, message: { id: value.id, method: value.method, _truncated: `${size} characters` } }
+/** The message, or a stub of it when it is too large to keep; and its size. */
+function keepable(message: unknown): { message: unknown; size: number } {
+  const size = JSON.stringify(message)?.length ?? 0
+  if (size <= largestKept) return { message, size }
+  const value = message as { id?: unknown; method?: unknown }
+  const stub = { jsonrpc: '2.0', id: value.id, method: value.method, _truncated: `${size} characters` }
+  return { message: stub, size: JSON.stringify(stub).length }
 }
 
 export function createTimeline(hub: EventHub): Timeline {
   const kept: TimelineRow[] = []
+  const sizes: number[] = []
+  let characters = 0
   let seq = 0
   let imports = 0
-  const add = (row: TimelineRow) => {
+  const add = (row: TimelineRow, size: number) => {
     kept.push(row)
-    if (kept.length > keptRows) kept.splice(0, kept.length - keptRows)
+    sizes.push(size)
+    characters += size
+    while (kept.length > keptRows || (characters > keptCharacters && kept.length > 1)) {
+      kept.shift()
+      characters -= sizes.shift() ?? 0
+    }
   }
   return {
-    rows: () => kept.map(shown),
+    rows: () => [...kept],
     record(serverId, server, direction, message) {
-      const row: MessageRow = { seq: seq++, serverId, server, ts: Date.now(), direction, message }
-      add(row)
-      hub.publish({ type: 'message', row: shown(row) })
+      const kept = keepable(message)
+      const row: MessageRow = {
+        seq: seq++,
+        serverId,
+        server,
+        ts: Date.now(),
+        direction,
+        message: kept.message,
+      }
+      add(row, kept.size)
+      hub.publish({ type: 'message', row })
     },
     importTrace(text, name) {
       const source = `trace:${++imports}`
@@ -82,16 +100,13 @@ export function createTimeline(hub: EventHub): Timeline {
         }
         const server = typeof entry.server === 'string' ? entry.server : name
         if (entry.kind === 'message' && (entry.direction === 'sent' || entry.direction === 'received')) {
-          add({
-            seq: seq++,
-            serverId: source,
-            server,
-            ts: entry.ts_ms,
-            direction: entry.direction,
-            message: entry.message,
-          })
+          const { message, size } = keepable(entry.message)
+          add(
+            { seq: seq++, serverId: source, server, ts: entry.ts_ms, direction: entry.direction, message },
+            size,
+          )
         } else if (typeof entry.kind === 'string') {
-          add({ seq: seq++, serverId: source, server, ts: entry.ts_ms, call: entry })
+          add({ seq: seq++, serverId: source, server, ts: entry.ts_ms, call: entry }, line.length)
         } else {
           skipped++
           continue
