@@ -147,6 +147,9 @@ describe('a workspace of several servers', () => {
     const question = page.getByRole('form', { name: /Question from/ })
     await question.waitFor({ timeout: 30_000 })
     expect(await question.textContent()).toContain('Order coffee?')
+    // An answer that does not fit the form is refused here, by the CLI's validation; the question stays.
+    await question.getByRole('button', { name: 'Send answer' }).click()
+    await expect.poll(() => question.getByRole('alert').first().textContent()).toMatch(/quantity/)
     await question.getByLabel(/How many/).fill('3')
     await question.getByLabel('size', { exact: true }).selectOption({ label: 'large' })
     await question.getByRole('button', { name: 'Send answer' }).click()

@@ -132,10 +132,27 @@ const routes: Record<string, Handler> = {
     updateProfile(entry as ServerEntry, workspace),
   'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
+    const question = workspace.questions.pending().find((each) => each.id === id)
+    const answer = record(body.answer)
+    const schema = question?.params.requestedSchema
+    if (question?.kind === 'elicit' && answer.action === 'accept' && schema !== undefined) {
+      // The answer is checked as the CLI checks one given on its terminal, before the server sees it.
+      const { formatProblems, validateArguments } = await import('@mcp-kit/schema')
+      const check = validateArguments(answer.content ?? {}, schema)
+      if (!check.ok) {
+        throw new CliError(
+          'invalid_arguments',
+          `the answer does not fit the form: ${formatProblems(check.errors)}`,
+          {
+            details: { problems: check.errors },
+          },
+        )
+      }
+    }
     const answered =
       typeof body.refuse === 'string'
         ? workspace.questions.refuse(id, body.refuse)
-        : workspace.questions.answer(id, record(body.answer))
+        : workspace.questions.answer(id, answer)
     return { answered }
   },
   'POST /api/roots': async ({ workspace, body }) =>

@@ -3,6 +3,7 @@
 
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
+import type { Problem } from '../form/fields.tsx'
 import { SchemaForm, startValue } from '../form/schema-form.tsx'
 import { useStore } from '../store.ts'
 import type { Question, Schema } from '../types.ts'
@@ -15,6 +16,8 @@ function Elicitation({ question, server }: { question: Question; server: string 
   const params = question.params
   const schema = (params.requestedSchema ?? { type: 'object', properties: {} }) as Schema
   const [value, setValue] = useState(() => startValue(schema))
+  const [problems, setProblems] = useState<Problem[]>([])
+  const [refused, setRefused] = useState<string>()
   const url = params.mode === 'url' && typeof params.url === 'string' ? params.url : undefined
   const safe = url !== undefined && /^https?:\/\//i.test(url)
   return (
@@ -23,7 +26,12 @@ function Elicitation({ question, server }: { question: Question; server: string 
       aria-label={`Question from ${server}`}
       onSubmit={(event) => {
         event.preventDefault()
-        void answer(question, { answer: url ? { action: 'accept' } : { action: 'accept', content: value } })
+        answer(question, { answer: url ? { action: 'accept' } : { action: 'accept', content: value } }).catch(
+          (error: { message: string; details?: { problems?: Problem[] } }) => {
+            setRefused(error.message)
+            setProblems(error.details?.problems ?? [])
+          },
+        )
       }}
     >
       <h3>
@@ -42,7 +50,18 @@ function Elicitation({ question, server }: { question: Question; server: string 
           )}
         </p>
       ) : (
-        <SchemaForm id={`q-${question.id}`} schema={schema} value={value} onChange={setValue} problems={[]} />
+        <SchemaForm
+          id={`q-${question.id}`}
+          schema={schema}
+          value={value}
+          onChange={setValue}
+          problems={problems}
+        />
+      )}
+      {refused && (
+        <p class="field-error" role="alert">
+          {refused}
+        </p>
       )}
       <div class="actions">
         <button type="submit" class="primary">
