@@ -47,6 +47,7 @@ export type { GeneratedConnectOptions, GeneratedServer, ToolContent } from './ge
 export { callForContent, callForStructured, openGenerated } from './generated/open-generated.js'
 export type { GeneratedTool, SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
+export type { MessageObserver } from './protocol/connection.js'
 export type { InputContext, InputHandler } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
@@ -63,6 +64,8 @@ export type {
   BorrowOptions,
   CacheHint,
   CallOptions,
+  Completion,
+  CompletionReference,
   ListOptions,
   Progress,
   ToolFilter,

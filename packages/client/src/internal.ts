@@ -9,6 +9,8 @@ export type { DriftVerdict } from './generated/drift-policy.js'
 export { driftVerdict, schemaPolicies } from './generated/drift-policy.js'
 // A generated module's launch settings with their ${NAME}s expanded (`mcp-kit profile validate FILE.ts`)
 export { expandServer } from './generated/variables.js'
+// How traces name a server (the CLI's message entries name it the same way)
+export { traceServerName } from './session/trace.js'
 // A stdio server's environment, as connect() builds it (the CLI keys warm sessions by it)
 export type { EnvironmentOptions } from './stdio/environment.js'
 export { buildEnvironment } from './stdio/environment.js'

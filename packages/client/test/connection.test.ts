@@ -96,6 +96,29 @@ describe('Connection', () => {
     }
   })
 
+  it('shows every message sent and received to onMessage, answers to server requests included', async () => {
+    const peer = scriptedPeer()
+    const seen: Array<[string, unknown]> = []
+    const connection = new Connection(peer.transport as never, {
+      onMessage: (direction, message) => seen.push([direction, message]),
+      onRequest: async () => ({ roots: [] }),
+    })
+    const answer = connection.request('tools/list', {}, { timeoutMs: 1000 })
+    peer.deliver({ jsonrpc: '2.0', id: 'r1', method: 'roots/list' })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    peer.deliver({ jsonrpc: '2.0', id: 0, result: { tools: [] } })
+    await answer
+    await connection.notify('notifications/initialized')
+    expect(seen).toEqual([
+      ['sent', peer.sent[0]],
+      ['received', { jsonrpc: '2.0', id: 'r1', method: 'roots/list' }],
+      ['sent', { jsonrpc: '2.0', id: 'r1', result: { roots: [] } }],
+      ['received', { jsonrpc: '2.0', id: 0, result: { tools: [] } }],
+      ['sent', { jsonrpc: '2.0', method: 'notifications/initialized' }],
+    ])
+    expect(peer.sent).toHaveLength(3)
+  })
+
   it('always sends a progressToken, and keeps the caller _meta', async () => {
     const peer = scriptedPeer()
     const connection = new Connection(peer.transport as never)

@@ -40,5 +40,6 @@ it("the internal entry (for mcp-kit's own packages, not covered by semver) expor
     'groupRunning',
     'processRunning',
     'schemaPolicies',
+    'traceServerName',
   ])
 })

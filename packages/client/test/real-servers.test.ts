@@ -27,6 +27,20 @@ describe('server-everything over stdio', () => {
     expect(session.capabilities.tools).toBeDefined()
   })
 
+  it('completes a prompt argument, with the values already chosen as context', async () => {
+    const completion = await session.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'department', value: 'E' },
+    )
+    expect(completion.values).toContain('Engineering')
+    const names = await session.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'name', value: '' },
+      { context: { arguments: { department: 'Engineering' } } },
+    )
+    expect(names.values.length).toBeGreaterThan(0)
+  })
+
   it('lists every page of tools, resources, templates and prompts', async () => {
     const [tools, resources, templates, prompts] = await Promise.all([
       session.listTools(),

@@ -5,6 +5,7 @@
 import type { Tool } from '@mcp-kit/client'
 import type { HandlerContext, ResourceOutput, ToolRegistry } from '@mcp-kit/server'
 import { relay } from './forward.js'
+import { wantsHops, withHop } from './hop-report.js'
 import type { Discovery } from './types.js'
 import type { Upstream } from './upstream.js'
 
@@ -24,10 +25,15 @@ export function addRelayedTool(registry: ToolRegistry, upstream: Upstream, name:
     ...(runsAsTask(tool) ? { taskSupport: 'optional' as const } : {}),
     inputSchema: tool.inputSchema as Record<string, unknown>,
     outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
-    handler: (args, context) =>
-      relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
+    handler: async (args, context) => {
+      const started = performance.now()
+      const result = await relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
         session.callTool(original, args, options),
-      ),
+      )
+      if (!wantsHops(context)) return result
+      const latencyMs = performance.now() - started
+      return withHop(result, { upstream: upstream.name, method: 'tools/call', name: original, latencyMs })
+    },
   })
 }
 

@@ -52,6 +52,9 @@ export function createContext(options) {
     },
     home,
     inspectorCli,
+    /** The Inspector's launcher (`--web` starts its web UI) and the web UI's built assets. */
+    inspectorWeb: inspectorCli,
+    inspectorWebAssets: join(dirname(inspectorCli), '..', '..', 'web', 'dist'),
     /** Removes the throwaway HOME. */
     dispose() {
       rmSync(home, { recursive: true, force: true })

@@ -19,6 +19,7 @@ import { measureSoak } from './measurements/soak.js'
 import { measureStart } from './measurements/start.js'
 import { measureCluster } from './measurements/store/cluster.js'
 import { measureStore } from './measurements/store/index.js'
+import { measureUi } from './measurements/ui.js'
 import { measureWarm } from './measurements/warm.js'
 import { groups, parseOptions } from './options.js'
 import { failedRow } from './rows.js'
@@ -46,6 +47,7 @@ const measurements = [
   ['gateway', 'gateway overhead and memory', measureGateway],
   ['openapi', 'a REST API as MCP tools (serve --openapi)', measureOpenApi],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
+  ['ui', 'the web UI against the Inspector web UI', measureUi],
   ['store', 'shared state on Redis vs in memory', measureStore],
   ['cluster', 'shared state on a Redis Cluster vs one Redis', measureCluster],
   ['soak', 'soak: mixed load on serve, memory over time', measureSoak],

@@ -23,6 +23,7 @@ export const groups = [
   'gateway',
   'openapi',
   'warm',
+  'ui',
   'store',
   'cluster',
   'soak',

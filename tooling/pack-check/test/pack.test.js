@@ -43,7 +43,8 @@ describe('the packed packages', () => {
     for (const { directory, tarball } of packages) {
       const { stdout: listing } = await run('tar', ['-tzf', tarball])
       for (const path of listing.split('\n')) {
-        const built = /^package\/dist\/(.+)\.js$/.exec(path)?.[1]
+        // dist/web/ is a bundle built by Vite (@mcp-kit/ui), not one module per source file.
+        const built = /^package\/dist\/(?!web\/)(.+)\.js$/.exec(path)?.[1]
         if (built === undefined) continue
         const sources = ['.ts', '.mts', '.js'].map((extension) =>
           join(root, directory, 'src', built + extension),

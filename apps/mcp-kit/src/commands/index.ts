@@ -15,6 +15,7 @@ import * as serve from './serve/command.js'
 import * as sessions from './sessions/command.js'
 import * as shell from './shell/command.js'
 import * as task from './task/command.js'
+import * as ui from './ui/command.js'
 import * as watch from './watch/command.js'
 
 export const commands = [
@@ -26,6 +27,7 @@ export const commands = [
   task,
   watch,
   shell,
+  ui,
   profile,
   generate,
   registry,
@@ -43,6 +45,7 @@ export const commandLineCommands = [
   'tail',
   'put',
   'watch',
+  'ui',
   'generate',
   'profile create',
   'profile version',

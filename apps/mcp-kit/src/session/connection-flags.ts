@@ -105,6 +105,12 @@ export const connectionFlags = {
     describe: 'Append one NDJSON trace entry per call to this file',
     group: 'Output:',
   },
+  'trace-messages': {
+    type: 'boolean',
+    describe:
+      'Also write every JSON-RPC message to the trace (kind "message" entries; mcp-kit ui opens them)',
+    group: 'Output:',
+  },
   'trace-redact-args': {
     type: 'boolean',
     describe: 'Write argument names but not values to the trace',
@@ -139,6 +145,7 @@ export interface ConnectionArguments extends InputArguments {
   'max-message-size': string
   'keep-alive'?: string
   trace?: string
+  'trace-messages'?: boolean
   'trace-redact-args'?: boolean
   verbose?: boolean
   quiet?: boolean

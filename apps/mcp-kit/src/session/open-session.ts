@@ -16,6 +16,7 @@ import { sanitizeText } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
+import { messageTraceEntry } from './message-trace.js'
 
 const knownRevisions = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 
@@ -63,6 +64,8 @@ export function connectOptions(
   args: ConnectionArguments,
   io: Io,
   extra: Partial<ConnectOptions> = {},
+  /** The server as traces name it: with --trace-messages, each message is an entry too. */
+  traceName?: string,
 ): ConnectOptions {
   const say = diagnostics(io, args)
   const protocol = args.protocol ?? 'auto'
@@ -101,16 +104,22 @@ export function connectOptions(
   if (args.trace) {
     // Relative to the command's directory (the warm-session daemon runs elsewhere).
     const file = resolve(io.cwd, args.trace)
-    options.onTrace = (entry) => {
-      const worded =
-        entry.error_message === undefined
-          ? entry
-          : { ...entry, error_message: inFlagTerms(entry.error_message) }
+    const append = (entry: unknown) => {
       try {
-        appendFileSync(file, `${JSON.stringify(worded)}\n`)
+        appendFileSync(file, `${JSON.stringify(entry)}\n`)
       } catch (error) {
         say.warn(`cannot write the trace file ${file}: ${(error as Error).message}`)
       }
+    }
+    options.onTrace = (entry) =>
+      append(
+        entry.error_message === undefined
+          ? entry
+          : { ...entry, error_message: inFlagTerms(entry.error_message) },
+      )
+    if (args['trace-messages'] === true && extra.onMessage === undefined && traceName !== undefined) {
+      options.onMessage = (direction, message) =>
+        append(messageTraceEntry(direction, message, traceName, args['trace-redact-args'] === true))
     }
   }
   return options
@@ -205,18 +214,23 @@ export async function openSession(
   const keepAliveMs = keepAliveOf(resolved, args)
   if (keepAliveMs !== undefined && io.warm === undefined) throw new WarmHandoff()
   const { connect, fileEraCache } = await import('@mcp-kit/client')
-  const { defaultEraCachePath } = await import('@mcp-kit/client/internal')
+  const { defaultEraCachePath, traceServerName } = await import('@mcp-kit/client/internal')
   const oauth =
     resolved.server.transport === 'http' && extra.oauth === undefined
       ? await oauthOptions(resolved, args, io, serverReference(resolved))
       : undefined
-  const options = connectOptions(args, io, {
-    toolFilter: resolved.profile?.toolFilter ?? null,
-    // The CLI remembers each server's era between runs (the library's default is memory only).
-    eraCache: fileEraCache(defaultEraCachePath(io.env)),
-    ...(oauth === undefined ? {} : { oauth }),
-    ...extra,
-  })
+  const options = connectOptions(
+    args,
+    io,
+    {
+      toolFilter: resolved.profile?.toolFilter ?? null,
+      // The CLI remembers each server's era between runs (the library's default is memory only).
+      eraCache: fileEraCache(defaultEraCachePath(io.env)),
+      ...(oauth === undefined ? {} : { oauth }),
+      ...extra,
+    },
+    args['trace-messages'] === true ? traceServerName(resolved.server) : undefined,
+  )
   if (args.verbose && resolved.server.transport === 'stdio') {
     const { buildEnvironment } = await import('@mcp-kit/client/internal')
     const { inherited, passed, set } = buildEnvironment({

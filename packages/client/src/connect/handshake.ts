@@ -45,6 +45,7 @@ export async function initialize(
   const input = options.input
   const connection = new Connection(attempt.transport, {
     onClose: () => resolveClosed(),
+    ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
     onError: (error) => options.onDiagnostic?.(`transport: ${error.message}`),
     onNotification: (method, params) => {
       if (method === 'notifications/message' && onLog && params)
@@ -71,7 +72,10 @@ export async function initialize(
   const negotiated = await negotiate(connection, attempt.transport as never, {
     choice: options.protocol ?? 'auto',
     clientInfo: options.clientInfo ?? defaultClientInfo,
-    capabilities: capabilitiesOf(input),
+    capabilities:
+      options.experimentalCapabilities === undefined
+        ? capabilitiesOf(input)
+        : { ...capabilitiesOf(input), experimental: options.experimentalCapabilities },
     timeoutMs,
     // A server that does not answer the probe is taken for a 2025 one that ignores unknown
     // requests, after at most half the connect limit (stdio: 10 s), so initialize gets the rest.

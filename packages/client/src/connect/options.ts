@@ -4,6 +4,7 @@
 import type { spawn as nodeSpawn } from 'node:child_process'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
 import type { OAuthHookOptions } from '../auth/oauth.js'
+import type { MessageObserver } from '../protocol/connection.js'
 import type { InputHandler } from '../protocol/input.js'
 import type { ProtocolChoice } from '../protocol/negotiate.js'
 import type { TraceEntry } from '../session/trace.js'
@@ -46,8 +47,18 @@ export interface ConnectOptions {
   onStderr?: ((line: string) => void) | undefined
   onDiagnostic?: ((message: string) => void) | undefined
   onLog?: ((message: LoggingMessageNotification['params']) => void) | undefined
+  /**
+   * Sees every JSON-RPC message of the session, the handshake included, as it is sent or received
+   * (a timeline, a message trace). Called synchronously; it must not change the message.
+   */
+  onMessage?: MessageObserver | undefined
   /** `auto` (default: 2026-07-28 if the server speaks it, else 2025-11-25), or one revision only. */
   protocol?: ProtocolChoice | undefined
+  /**
+   * Experimental capabilities to declare (`capabilities.experimental`), e.g. an mcp-kit gateway's
+   * `io.mcp-kit/upstream-hops`: asked for, it reports each call's upstream hop in the result's `_meta`.
+   */
+  experimentalCapabilities?: Record<string, Record<string, unknown>> | undefined
   /** Answers the server's questions (elicitation, sampling, roots); decides what the client declares. */
   input?: InputHandler | undefined
   /**

@@ -46,7 +46,15 @@ export interface ConnectionEvents {
   ) => Promise<Record<string, unknown>>
   onClose?: () => void
   onError?: (error: Error) => void
+  /**
+   * Every JSON-RPC message of the connection as it leaves or arrives, before anything else sees
+   * it (an observer: a timeline, a message trace). Unset, messages are not copied or wrapped.
+   */
+  onMessage?: MessageObserver
 }
+
+/** Sees each message of a connection: `sent` by the client, or `received` from the server. */
+export type MessageObserver = (direction: 'sent' | 'received', message: JSONRPCMessage) => void
 
 interface Pending {
   resolve: (result: unknown) => void
@@ -62,6 +70,8 @@ interface Pending {
 
 export class Connection {
   readonly #transport: MessageTransport
+  /** What sends: the transport, or a copy that shows each message to `onMessage` first. */
+  readonly #sender: Pick<MessageTransport, 'send'>
   readonly #events: ConnectionEvents
   readonly #pending = new Map<number, Pending>()
   #nextId = 0
@@ -73,8 +83,23 @@ export class Connection {
   constructor(transport: MessageTransport, events: ConnectionEvents = {}) {
     this.#transport = transport
     this.#events = events
-    transport.onmessage = (message: JSONRPCMessage, relation?: MessageRelation) =>
-      this.#receive(message, relation)
+    const observe = events.onMessage
+    this.#sender =
+      observe === undefined
+        ? transport
+        : {
+            send: (message, options) => {
+              observe('sent', message)
+              return options === undefined ? transport.send(message) : transport.send(message, options)
+            },
+          }
+    transport.onmessage =
+      observe === undefined
+        ? (message: JSONRPCMessage, relation?: MessageRelation) => this.#receive(message, relation)
+        : (message: JSONRPCMessage, relation?: MessageRelation) => {
+            observe('received', message)
+            this.#receive(message, relation)
+          }
     transport.onclose = () => this.#onClose()
     transport.onerror = (error: Error) => events.onError?.(error)
     transport.onrequestfailed = (id, error) => {
@@ -166,8 +191,8 @@ export class Connection {
       const repeatable = isRepeatable(method, options.repeatable)
       const sent =
         options.headers === undefined && !repeatable
-          ? this.#transport.send(message)
-          : this.#transport.send(message, { headers: options.headers, repeatable })
+          ? this.#sender.send(message)
+          : this.#sender.send(message, { headers: options.headers, repeatable })
       sent.catch((error) => {
         if (this.#settle(id)) reject(error)
       })
@@ -178,7 +203,7 @@ export class Connection {
     const message = (
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }
     ) as JSONRPCMessage
-    return this.#transport.send(message)
+    return this.#sender.send(message)
   }
 
   /** Cancels a pending request: tells the server, and rejects the request with `reason`. */
@@ -254,7 +279,7 @@ export class Connection {
       const scope = typeof related === 'number' ? this.#pending.get(related)?.scope : undefined
       if (value.id !== undefined) {
         void answerServerRequest(
-          this.#transport,
+          this.#sender,
           scope?.onRequest === undefined ? this.#events : scope,
           value.id,
           method,

@@ -30,6 +30,8 @@ import type {
   BorrowOptions,
   CacheHint,
   CallOptions,
+  Completion,
+  CompletionReference,
   ListOptions,
   SessionDetails,
   SessionOptions,
@@ -300,6 +302,35 @@ export class Session {
           what,
         ) as GetPromptResult,
     )
+  }
+
+  /**
+   * Asks the server for completions of one argument (`completion/complete`): a prompt's argument
+   * (`{ type: 'ref/prompt', name }`) or a resource template's variable (`{ type: 'ref/resource', uri }`).
+   * `context.arguments` are the values already chosen. Values that are not strings are left out.
+   */
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    options: CallOptions & { context?: { arguments: Record<string, string> } } = {},
+  ): Promise<Completion> {
+    const { context, ...callOptions } = options
+    const params = { ref, argument, ...(context === undefined ? {} : { context }) }
+    const result = await this.#channel.request(
+      'completion/complete',
+      'completion/complete',
+      params,
+      callOptions,
+    )
+    const completion = (result as { completion?: Record<string, unknown> } | undefined)?.completion ?? {}
+    const values = Array.isArray(completion.values)
+      ? completion.values.filter((value): value is string => typeof value === 'string')
+      : []
+    return {
+      values,
+      ...(typeof completion.total === 'number' ? { total: completion.total } : {}),
+      ...(typeof completion.hasMore === 'boolean' ? { hasMore: completion.hasMore } : {}),
+    }
   }
 
   /** Closes the session; for stdio, shuts the server down (stdin EOF, SIGTERM, SIGKILL to its group). */

@@ -131,3 +131,13 @@ export interface CacheHint {
   ttlMs: number
   scope: string
 }
+
+/** What `Session.complete` completes: a prompt's argument or a resource template's variable. */
+export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
+
+/** A server's completions of one argument. */
+export interface Completion {
+  values: string[]
+  total?: number
+  hasMore?: boolean
+}

@@ -1,0 +1,93 @@
+// `mcp-kit ui [reference | @profile | -- cmd …]`: the web workspace on a loopback port, its address
+// (with this launch's token) printed and opened in a browser where there is one; the servers
+// given on the command line connected first. Runs until interrupted.
+
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { CliError } from '../../cli/errors.js'
+import { type Io, write } from '../../cli/io.js'
+import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { createWorkspace } from './workspace.js'
+
+export interface UiArguments extends ConnectionArguments {
+  reference?: string
+  serverCommand?: string[]
+  port: number
+  host: string
+  open?: boolean
+}
+
+const loopback = ['127.0.0.1', 'localhost', '[::1]']
+
+/** Opens the address in the desktop's browser, if there is a desktop; never fails the command. */
+function openBrowser(url: string, env: Io['env']): boolean {
+  const command =
+    process.platform === 'darwin'
+      ? 'open'
+      : process.platform === 'win32'
+        ? 'explorer.exe'
+        : env.DISPLAY || env.WAYLAND_DISPLAY
+          ? 'xdg-open'
+          : undefined
+  if (command === undefined) return false
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
+    child.on('error', () => {})
+    child.unref()
+    return true
+  } catch {
+    return false
+  }
+}
+
+export async function runUi(args: UiArguments, io: Io): Promise<number> {
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
+    throw new CliError('usage', `--port ${args.port}: expected a port number (0 for a free one)`)
+  const workspace = createWorkspace(io, args, args.open !== false)
+  // The server given on the command line starts first: its launch overlaps everything below.
+  if (args.reference !== undefined || args.serverCommand !== undefined) {
+    workspace.add(
+      args.serverCommand === undefined ? { reference: args.reference } : { command: args.serverCommand },
+    )
+  }
+  // The page's server loads while the MCP server starts.
+  const [{ assetsDirectory }, { createStaticFiles }, { createUiServer }] = await Promise.all([
+    import('@mcp-kit/ui'),
+    import('./static-files.js'),
+    import('./http-server.js'),
+  ])
+  const files = createStaticFiles(assetsDirectory)
+  const exposed = !loopback.includes(args.host) && args.host !== '::1'
+  if (exposed) {
+    io.stderr.write(
+      `mcp-kit: warning: --host ${args.host} lets other machines reach this workspace, which runs commands and holds logins; the token is all that stands in the way\n`,
+    )
+  }
+  const token = randomBytes(24).toString('base64url')
+  const hostName = args.host === '::1' ? '[::1]' : args.host
+  const server = createUiServer({ workspace, files, token, hosts: [...loopback, hostName] })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new CliError('usage', `cannot listen on ${args.host}:${args.port}: ${error.code ?? error.message}`, {
+          cause: error,
+        }),
+      ),
+    )
+    server.listen(args.port, args.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://${exposed ? hostName : '127.0.0.1'}:${port}/?token=${token}`
+  await write(io.stdout, `${url}\n`)
+  if (!args.quiet) io.stderr.write(`mcp-kit: the workspace is at ${url} (Ctrl-C ends it)\n`)
+  if (args.open !== false) openBrowser(url, io.env)
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve()
+    else io.signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+  server.closeAllConnections()
+  await workspace.close()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return 0
+}
