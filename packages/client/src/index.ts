@@ -55,7 +55,7 @@ export {
 } from './generated/open-generated.js'
 export type { SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
-export type { InputContext, InputHandler } from './protocol/input.js'
+export type { InputContext, InputHandler, SamplingRequest, SamplingResult } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
 // Tasks: calls a server turned into tasks, followed to their end
