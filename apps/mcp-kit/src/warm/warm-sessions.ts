@@ -15,7 +15,9 @@ import {
   fileEraCache,
   type InputContext,
   type InputHandler,
+  redactArguments,
   type Session,
+  type TraceEntry,
 } from '@mcp-kit/client'
 import { defaultEraCachePath } from '@mcp-kit/client/internal'
 import { describeServer } from '@mcp-kit/profiles'
@@ -280,8 +282,11 @@ export class WarmSessionPool {
       signal: undefined,
       totalTimeoutMs: undefined,
       callTimeoutMs: undefined,
-      onTrace: undefined,
-      input: routedInput(current),
+      // Sampling outside a call (2025-11-25 over stdio) is traced by the command using the session.
+      onTrace: (entry) => routedTrace(current(), entry),
+      redactTraceArguments: false,
+      // The capabilities are the launch key's, so every command sharing the session declares them.
+      input: routedInput(current, options.input),
       // Each command's own limit applies (routedInput).
       inputTimeoutMs: 0,
       onDiagnostic: (message) => current()?.options.onDiagnostic?.(message),
@@ -347,7 +352,7 @@ function isGone(session: Session): boolean {
  * that command's --input-timeout. An answer nobody can give, or one that does not come in time,
  * fails that command's calls only: connect() would fail every call on the connection.
  */
-function routedInput(current: () => Caller | undefined): InputHandler {
+function routedInput(current: () => Caller | undefined, first: InputHandler | undefined): InputHandler {
   const ask = async <T>(
     run: (input: InputHandler, context: InputContext) => Promise<T> | undefined,
     what: string,
@@ -388,11 +393,29 @@ function routedInput(current: () => Caller | undefined): InputHandler {
       clearTimeout(timer)
     }
   }
-  return {
+  const routed: InputHandler = {
     elicit: (request, context) =>
       ask((input, asked) => input.elicit?.(request, asked), 'input from the user (elicitation)', context),
     roots: (context) => ask((input, asked) => input.roots?.(asked), "the client's roots", context),
   }
+  if (first?.sample !== undefined) {
+    routed.sample = (request, context) =>
+      ask((input, asked) => input.sample?.(request, asked), 'a model completion (sampling)', context)
+    routed.samplingTools = first.samplingTools
+  }
+  return routed
+}
+
+/** A sampling entry of the shared session, in the trace of the command using it (as it asks). */
+function routedTrace(caller: Caller | undefined, entry: TraceEntry): void {
+  const options = caller?.options
+  if (options?.onTrace === undefined) return
+  if (!options.redactTraceArguments) {
+    options.onTrace(entry)
+    return
+  }
+  const { answer: _answer, ...kept } = entry
+  options.onTrace({ ...kept, args: redactArguments(entry.args) })
 }
 
 /**
