@@ -8,17 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { processRunning } from '@mcp-kit/client/internal'
-import { npmServers } from '@mcp-kit/fixtures'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { binPath, runCli } from './helpers.js'
+import { everything, ours } from './sampling-fixtures.js'
 import { openTerminal, type Terminal } from './terminal.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-sampling-terminal-'))
-const registry = fileURLToPath(new URL('./fixtures/sampling-registry.mjs', import.meta.url))
-const ours = (query: string) =>
-  `mcp+node://${binPath}?arg=serve&arg=${encodeURIComponent(registry)}&arg=--stdio&${query}`
 const answer = join(directory, 'answer.mjs')
 writeFileSync(
   answer,
@@ -68,18 +64,15 @@ afterEach(async () => {
 })
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
 
-/** Types each line and Enter, then "." to send. */
+/** Types each line and Enter, then "." to send, all at once, as a paste would. */
 function typeAnswer(terminal: Terminal, lines: string[]): void {
-  for (const line of [...lines, '.']) {
-    terminal.type(line)
-    terminal.press('Enter')
-  }
+  terminal.type(`${[...lines, '.'].join('\r')}\r`)
 }
 
 describe.skipIf(process.platform !== 'linux')('--sampling-ask', () => {
   it("a person answers server-everything's sampling request on the terminal, seeing the system prompt and the messages", async () => {
     const terminal = onTerminal(
-      `node ${binPath} cat 'mcp+node://${npmServers.everything}?tool=trigger-sampling-request&prompt=colour%1b[31m' --sampling-ask`,
+      `node ${binPath} cat '${everything('tool=trigger-sampling-request&prompt=colour%1b[31m')}' --sampling-ask`,
     )
     await expect.poll(terminal.screen, { timeout: 30_000 }).toMatch(/^>$/m)
     const screen = terminal.screen()
@@ -101,6 +94,7 @@ describe.skipIf(process.platform !== 'linux')('--sampling-ask', () => {
     const terminal = onTerminal(`node ${binPath} cat '${ours('tool=summarize&text=x')}' --sampling-ask`)
     await expect.poll(terminal.screen, { timeout: 30_000 }).toMatch(/^>$/m)
     expect(terminal.screen()).toContain('model hints: summarizer')
+    expect(terminal.screen()).toContain('(it asks to include context from thisServer; mcp-kit includes none)')
     typeAnswer(terminal, [])
     await expect.poll(terminal.screen, { timeout: 15_000 }).toMatch(/exit=\d+/)
     expect(terminal.screen()).toContain('the sampling request was declined at the terminal')

@@ -1,23 +1,17 @@
 // @module-tag integration
-// Sampling from the command line, with real parts: server-everything's trigger-sampling-request
-// and a registry of our own whose tool runs a tool loop through sampling (both eras, over stdio),
-// answered by a program (--sampling-command) and by an OpenAI-compatible endpoint on 127.0.0.1
-// (--sampling-url) whose requests match what the official `openai` client sends; the key from
-// the secret store, never shown; traces; a profile's `sampling`; the shell; what fails (the
-// program, the time limit) and exit 6 naming the flags when nothing answers.
+// Sampling from the command line, answered by a program (--sampling-command), with real parts:
+// server-everything's trigger-sampling-request and a registry of our own whose tool runs a tool
+// loop through sampling (both eras, over stdio, and through a gateway); the request on the
+// program's stdin; traces; the shell; what fails (the program, the time limit); and exit 6
+// naming the flags when nothing answers. The endpoint answerer: sampling-url.test.ts.
 
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { processRunning } from '@mcp-kit/client/internal'
-import { node22Path, npmServers } from '@mcp-kit/fixtures'
-import { writeSecrets } from '@mcp-kit/profiles'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { type ChatEndpoint, type ChatRequest, startChatEndpoint } from './chat-endpoint.js'
+import { afterAll, describe, expect, it } from 'vitest'
 import { binPath, records, runCli } from './helpers.js'
+import { answerProgram, everything, ours } from './sampling-fixtures.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-sampling-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
@@ -26,30 +20,7 @@ const file = (name: string, text: string) => {
   return join(directory, name)
 }
 
-const registry = fileURLToPath(new URL('./fixtures/sampling-registry.mjs', import.meta.url))
-const ours = (query: string) =>
-  `mcp+node://${binPath}?arg=serve&arg=${encodeURIComponent(registry)}&arg=--stdio&${query}`
-const everything = (query: string) => `mcp+node://${npmServers.everything}?${query}`
-
-// A model as a program: it logs each request, calls get_weather when offered tools, reads the
-// tool's result, and otherwise summarizes (with a stop sequence in what it prints).
-const requestLog = join(directory, 'requests.ndjson')
-file(
-  'answer.mjs',
-  `import { appendFileSync } from 'node:fs'
-let input = ''
-process.stdin.on('data', (chunk) => (input += chunk)).on('end', () => {
-  appendFileSync(${JSON.stringify(requestLog)}, input)
-  const { params } = JSON.parse(input)
-  const last = params.messages.at(-1)
-  const result = (Array.isArray(last.content) ? last.content : [last.content]).find((block) => block.type === 'tool_result')
-  if (params.tools && !result)
-    console.log(JSON.stringify({ content: [{ type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Paris' } }], model: 'answer-bot' }))
-  else if (result) console.log('It is ' + JSON.parse(result.content[0].text).celsius + ' degrees.')
-  else console.log('The answer is 42. END of the answer')
-})
-`,
-)
+const { flags: answerCommand, requestLog } = answerProgram(directory)
 file('fail.mjs', `console.error('model server down')\nconsole.error('giving up')\nprocess.exit(3)\n`)
 const slowPid = join(directory, 'slow.pid')
 file(
@@ -80,18 +51,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 `,
 )
 
-const endpoints: ChatEndpoint[] = []
-afterEach(async () => {
-  for (const endpoint of endpoints.splice(0)) await endpoint.close()
-})
-async function endpoint(key?: string): Promise<ChatEndpoint> {
-  const started = await startChatEndpoint({ key })
-  endpoints.push(started)
-  return started
-}
-const chat = (requests: ChatRequest[]) =>
-  requests.filter((request) => request.path.endsWith('/chat/completions'))
-const answerCommand = ['--sampling-command', `node ${join(directory, 'answer.mjs')}`]
 const trace = (path: string) =>
   readFileSync(path, 'utf8')
     .split('\n')
@@ -176,8 +135,15 @@ describe('--sampling-command', () => {
         '--protocol',
         protocol,
         ...answerCommand,
+        '--verbose',
       ])
       expect(summary.code, summary.stderr).toBe(0)
+      expect(summary.stderr).toContain(
+        'mcp-kit: the server asks to include context from thisServer in sampling; mcp-kit includes none',
+      )
+      expect(summary.stderr).toMatch(
+        /mcp-kit: sampling answered by node answer\.mjs \(stopSequence\) in \d+ ms/,
+      )
       expect(records(summary.stdout)).toEqual([
         { answer: 'The answer is 42. ', model: 'node answer.mjs', stopReason: 'stopSequence' },
       ])
@@ -228,6 +194,35 @@ describe('--sampling-command', () => {
     await expect.poll(() => processRunning(pid), { timeout: 5000 }).toBe(false)
   })
 
+  for (const protocol of ['auto', '2025-11-25'] as const) {
+    it(`answers through a gateway (mcp-kit serve), the upstream's tool loop included (${protocol === 'auto' ? '2026-07-28' : protocol})`, async () => {
+      const gateway = ['--', process.execPath, binPath, 'serve', `thinker=${ours('')}`, '--stdio']
+      const result = await runCli([
+        'cat',
+        '?tool=thinker__weather&city=Paris',
+        '--protocol',
+        protocol,
+        ...answerCommand,
+        ...gateway,
+      ])
+      expect(result.code, result.stderr).toBe(0)
+      expect(records(result.stdout)).toEqual([
+        { answer: 'It is 21 degrees.', rounds: 2, calls: [{ city: 'Paris' }], stopReason: 'endTurn' },
+      ])
+      const refused = await runCli([
+        'cat',
+        '?tool=thinker__summarize&text=x',
+        '--protocol',
+        protocol,
+        ...gateway,
+      ])
+      expect(refused.code).toBe(protocol === 'auto' ? 6 : 1)
+      expect(refused.stderr).toMatch(
+        protocol === 'auto' ? /--sampling-command CMD/ : /does not support sampling/,
+      )
+    })
+  }
+
   it('answers in mcp-kit shell', async () => {
     const result = await runCli(['shell', ours(''), ...answerCommand], {
       input: 'summarize text=abc\nweather city=Oslo\n',
@@ -236,147 +231,6 @@ describe('--sampling-command', () => {
     expect(records(result.stdout)).toEqual([
       { answer: 'The answer is 42. ', model: 'node answer.mjs', stopReason: 'stopSequence' },
       { answer: 'It is 21 degrees.', rounds: 2, calls: [{ city: 'Paris' }], stopReason: 'endTurn' },
-    ])
-  })
-})
-
-describe('--sampling-url (an OpenAI-compatible endpoint)', () => {
-  const home = mkdtempSync(join(tmpdir(), 'mcp-kit-sampling-home-'))
-  afterAll(() => rmSync(home, { recursive: true, force: true }))
-  const key = 'sk-test-0123456789abcdef'
-  const env = { MCP_KIT_HOME: home }
-
-  it("answers server-everything with the endpoint's model; the key comes from the secret store and is shown nowhere", async () => {
-    await writeSecrets({ 'llm/key': key }, { env })
-    const chatEndpoint = await endpoint(key)
-    const tracePath = join(home, 'trace.ndjson')
-    const result = await runCli(
-      [
-        'cat',
-        everything('tool=trigger-sampling-request&prompt=hello'),
-        '--sampling-url',
-        chatEndpoint.base,
-        '--sampling-model',
-        'general-7b',
-        '--sampling-key-secret',
-        'llm/key',
-        '--trace',
-        tracePath,
-        '--verbose',
-      ],
-      { env },
-    )
-    expect(result.code, result.stderr).toBe(0)
-    const [record] = records(result.stdout) as Array<{ text: string }>
-    expect(record?.text).toContain('"text": "A one-line summary."')
-    expect(record?.text).toContain('"model": "general-7b"')
-    expect(result.stderr).toContain('sampling answered by general-7b (endTurn)')
-    const [sent] = chat(chatEndpoint.requests)
-    expect(sent?.headers.authorization).toBe(`Bearer ${key}`)
-    expect(sent?.body).toEqual({
-      model: 'general-7b',
-      messages: [
-        { role: 'system', content: 'You are a helpful test server.' },
-        { role: 'user', content: 'Resource trigger-sampling-request context: hello' },
-      ],
-      max_tokens: 100,
-      temperature: 0.7,
-    })
-    for (const text of [result.stdout, result.stderr, readFileSync(tracePath, 'utf8')])
-      expect(text).not.toContain(key)
-    // The same key from the environment; a wrong one is the endpoint's 401, told.
-    const fromEnvironment = await runCli(
-      ['cat', everything('tool=trigger-sampling-request&prompt=hello'), '--sampling-url', chatEndpoint.base],
-      { env: { ...env, MCP_KIT_SAMPLING_KEY: key } },
-    )
-    expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0)
-    const wrong = await runCli(
-      ['cat', everything('tool=trigger-sampling-request&prompt=hello'), '--sampling-url', chatEndpoint.base],
-      { env: { ...env, MCP_KIT_SAMPLING_KEY: 'sk-wrong' } },
-    )
-    expect(wrong.code).toBe(1)
-    expect(wrong.stdout).toContain('answered HTTP 401: Incorrect API key provided (is the API key right?')
-  })
-
-  it('sends what the official openai client sends for the same conversations, a tool loop included (both eras)', async () => {
-    const ours2026 = await endpoint()
-    for (const [tool, protocol] of [
-      ['summarize&text=the MCP spec', 'auto'],
-      ['weather&city=Paris', 'auto'],
-      ['weather&city=Paris', '2025-11-25'],
-    ] as const) {
-      const result = await runCli(
-        ['cat', ours(`tool=${tool}`), '--protocol', protocol, '--sampling-url', ours2026.base],
-        {
-          env: { MCP_KIT_SAMPLING_KEY: key },
-        },
-      )
-      expect(result.code, result.stderr).toBe(0)
-      expect(records(result.stdout)[0]).toMatchObject(
-        tool.startsWith('summarize')
-          ? { answer: 'A one-line summary.', model: 'summarizer-mini', stopReason: 'endTurn' }
-          : {
-              answer: 'It is 21 degrees in Paris.',
-              rounds: 2,
-              calls: [{ city: 'Paris' }],
-              stopReason: 'endTurn',
-            },
-      )
-    }
-    // Without --sampling-model the server's hint ("summarizer") chose among the models listed.
-    expect(ours2026.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' })
-    const [summary, firstRound, secondRound, , legacySecondRound] = chat(ours2026.requests)
-    expect(firstRound?.body?.tools).toBeDefined()
-    expect(legacySecondRound?.body).toEqual(secondRound?.body)
-
-    const official = await endpoint()
-    // The fake answers in this process: the client runs beside it (Node 22, as openai asks).
-    await promisify(execFile)(
-      node22Path,
-      [
-        fileURLToPath(new URL('./fixtures/openai-requests.mjs', import.meta.url)),
-        official.base,
-        key,
-        'summarizer-mini',
-      ],
-      { encoding: 'utf8', timeout: 60_000 },
-    )
-    const [officialSummary, officialRound] = chat(official.requests)
-    expect(summary?.body).toEqual(officialSummary?.body)
-    expect(secondRound?.body).toEqual({ ...officialRound?.body, model: secondRound?.body?.model })
-    for (const [mine, theirs] of [
-      [summary, officialSummary],
-      [secondRound, officialRound],
-    ]) {
-      expect([mine?.method, mine?.path]).toEqual([theirs?.method, theirs?.path])
-      expect(mine?.headers['content-type']).toBe(theirs?.headers['content-type'])
-      expect(mine?.headers.authorization).toBe(theirs?.headers.authorization)
-      expect(mine?.headers.accept).toBe(theirs?.headers.accept)
-    }
-  })
-
-  it("a profile's `sampling` chooses the endpoint, its key by name in the secret store", async () => {
-    await writeSecrets({ 'llm/key': key }, { env })
-    const chatEndpoint = await endpoint(key)
-    mkdirSync(join(home, 'profiles'), { recursive: true })
-    writeFileSync(
-      join(home, 'profiles', 'thinker.json'),
-      JSON.stringify({
-        command: process.execPath,
-        args: [binPath, 'serve', registry, '--stdio'],
-        sampling: { url: chatEndpoint.base, model: 'general-7b', keySecret: 'llm/key' },
-      }),
-    )
-    const result = await runCli(['cat', '@thinker/summarize', 'text=profiles'], { env })
-    expect(result.code, result.stderr).toBe(0)
-    expect(records(result.stdout)).toEqual([
-      { answer: 'A one-line summary.', model: 'general-7b', stopReason: 'endTurn' },
-    ])
-    expect(readFileSync(join(home, 'profiles', 'thinker.json'), 'utf8')).not.toContain(key)
-    // A flag naming another answerer wins.
-    const flagged = await runCli(['cat', '@thinker/summarize', 'text=profiles', ...answerCommand], { env })
-    expect(records(flagged.stdout)).toEqual([
-      { answer: 'The answer is 42. ', model: 'node answer.mjs', stopReason: 'stopSequence' },
     ])
   })
 })

@@ -3,7 +3,7 @@
 // profile's endpoint). Checked before anything connects: bad input is exit 2 (flags) or a profile
 // error naming its file, never a failure in the middle of a call.
 
-import type { Profile } from '@mcp-kit/profiles'
+import type { Profile, ProfileSampling } from '@mcp-kit/profiles'
 import { CliError } from '../cli/errors.js'
 import { splitWords } from '../commands/shell/shell-words.js'
 import type { SamplingArguments } from './sampling-flags.js'
@@ -156,4 +156,22 @@ export function samplingChoice(args: SamplingArguments, profile?: Profile): Samp
     )
   }
   return choice
+}
+
+/** A choice as a profile keeps it (`mcp-kit profile create`, `--save`): the key's secret by name only. */
+export function profileSampling(choice: SamplingChoice | undefined): ProfileSampling | undefined {
+  switch (choice?.kind) {
+    case undefined:
+      return undefined
+    case 'command':
+      return { command: [...choice.argv] }
+    case 'endpoint':
+      return {
+        url: choice.base,
+        ...(choice.model === undefined ? {} : { model: choice.model }),
+        ...(choice.keySecret === undefined ? {} : { keySecret: choice.keySecret }),
+      }
+    case 'person':
+      return { ask: true }
+  }
 }
