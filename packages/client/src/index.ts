@@ -48,7 +48,7 @@ export { callForContent, callForStructured, openGenerated } from './generated/op
 export type { GeneratedTool, SchemaDrift, SchemaFingerprint } from './generated/schema-drift.js'
 export { compareGenerated, schemaFingerprint } from './generated/schema-drift.js'
 export type { MessageObserver } from './protocol/connection.js'
-export type { InputContext, InputHandler } from './protocol/input.js'
+export type { InputContext, InputHandler, SamplingRequest, SamplingResult } from './protocol/input.js'
 export { capabilitiesOf } from './protocol/input.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
 // Tasks: calls a server turned into tasks, followed to their end

@@ -70,6 +70,8 @@ export class Callers {
         if (caller?.input.sample === undefined) return Promise.reject(refuse('a model completion'))
         return caller.input.sample(request, context)
       },
+      // The caller's own client decides: a request with tools it did not declare is refused there.
+      samplingTools: true,
     }
   }
 

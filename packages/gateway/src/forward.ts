@@ -109,6 +109,8 @@ function directInput(context: HandlerContext): InputHandler {
   return {
     elicit: (request) => context.elicit(request as never),
     sample: (request) => context.sample(request as never) as never,
+    // Whether the client takes tools is its own declaration's to say (context.sample checks it).
+    samplingTools: true,
   }
 }
 
@@ -117,6 +119,7 @@ function parkedInput(call: ParkedCall): InputHandler {
   return {
     elicit: (request) => call.question(roundOfQuestion('elicitation/create', request)) as never,
     sample: (request) => call.question(roundOfQuestion('sampling/createMessage', request)) as never,
+    samplingTools: true,
   }
 }
 

@@ -31,8 +31,20 @@ export interface ProfileMeta {
   tool_filter?: string[] | null
   /** OAuth settings for an HTTP server that needs a login (never tokens: those live in the credentials file). */
   auth?: ProfileAuth
+  /** Who answers the server's sampling requests (mcp-kit's --sampling-* flags win over it). */
+  sampling?: ProfileSampling
   [key: string]: unknown
 }
+
+/**
+ * Who answers a server's sampling requests: a program (run without a shell), an OpenAI-compatible
+ * chat-completions endpoint, or the person at the terminal. An endpoint's API key is never here:
+ * `keySecret` names its entry in the secret store.
+ */
+export type ProfileSampling =
+  | { command: string[] }
+  | { url: string; model?: string; keySecret?: string }
+  | { ask: true }
 
 export interface ProfileAuth {
   /** A pre-registered OAuth client id (no dynamic registration). */

@@ -1,7 +1,8 @@
 // Questions for the person at the terminal: asked on stderr and read from the terminal, even
 // when stdin carries data (`put`, a piped config), through /dev/tty. A hidden question (a
-// password, a token) echoes nothing of what is typed. A warm command's questions are asked on
-// the terminal of the CLI process that sent it (warm/remote-prompt.ts).
+// password, a token) echoes nothing of what is typed. Lines that come faster than the questions
+// (a pasted answer of several lines) are kept for the next question, not lost. A warm command's
+// questions are asked on the terminal of the CLI process that sent it (warm/remote-prompt.ts).
 
 import { openSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
@@ -45,8 +46,15 @@ export function openTerminalPrompt(io: Io): TerminalPrompt | undefined {
       line,
     ],
   })
+  // readline hands a line to a question only while one is asked; one that arrives in between
+  // (the rest of a paste, read in the same chunk) would otherwise go nowhere.
+  const early: string[] = []
+  lines.on('line', (line) => early.push(line))
   return {
     async ask(question, options = {}) {
+      // Typed ahead: visible already, and never taken for a hidden answer.
+      if (options.hidden === true) early.length = 0
+      else if (early.length > 0) return early.shift() as string
       muted = false
       choices = options.hidden === true ? [] : (options.choices ?? [])
       const answer = lines.question(question, { signal: io.signal })

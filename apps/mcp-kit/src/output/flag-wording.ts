@@ -7,6 +7,10 @@ const libraryToFlags: ReadonlyArray<readonly [string, string]> = [
   ['(connectTimeoutMs)', '(--connect-timeout)'],
   ['raise it with maxMessageBytes', 'raise it with --max-message-size'],
   [
+    '(answer sampling with input.sample)',
+    '(answer sampling with --sampling-command CMD, --sampling-url URL [--sampling-model NAME] or --sampling-ask)',
+  ],
+  [
     ' (does it need a token? set bearerToken, or an Authorization header in headers)',
     " (does it need --header 'Authorization: Bearer …'?)",
   ],

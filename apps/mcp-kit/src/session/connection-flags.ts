@@ -1,9 +1,10 @@
 // Flags every server-facing command shares (timeouts, headers, environment, protocol revision,
-// answers to server questions, OAuth login, traces, verbosity).
+// answers to server questions and who answers sampling, OAuth login, traces, verbosity).
 // Only data here: command builders import it when `--help` runs, so it must stay light.
 
 import type { Options } from 'yargs'
 import { registryFlags } from '../registry/registry-flags.js'
+import { type SamplingArguments, samplingFlags } from '../sampling/sampling-flags.js'
 import type { InputArguments } from './input-handler.js'
 
 export const connectionFlags = {
@@ -123,10 +124,11 @@ export const connectionFlags = {
     group: 'Output:',
   },
   quiet: { type: 'boolean', alias: 'q', describe: 'Show nothing but data and errors', group: 'Output:' },
+  ...samplingFlags,
   ...registryFlags,
 } as const satisfies Record<string, Options>
 
-export interface ConnectionArguments extends InputArguments {
+export interface ConnectionArguments extends InputArguments, SamplingArguments {
   registry?: string
   'registry-header'?: string[]
   timeout: number

@@ -2,8 +2,9 @@
 // input_required rounds alike): elicitation forms are filled from --input/--input-json and the
 // schema's defaults, and asked on the terminal for whatever is still missing; a URL to visit is
 // shown and waited for on a terminal; roots are the working directory (or --root); sampling is
-// not offered (mcp-kit has no model). Without a terminal, a question the flags cannot answer
-// fails with `input_required` (exit 6) naming the flags that would and listing the form.
+// answered by the answerer the flags or the profile chose (../sampling/), and declared only then.
+// Without a terminal, a question the flags cannot answer fails with `input_required` (exit 6)
+// naming the flags that would and listing the form.
 
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -13,12 +14,16 @@ import type { Io } from '../cli/io.js'
 import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
+import type { Sample } from '../sampling/create-sampler.js'
+import type { SamplingChoice } from '../sampling/sampling-choice.js'
 import { type Ask, askField, describeFormField, valueForTitle } from './form-fields.js'
 
 export interface InputArguments {
   input?: string[]
   'input-json'?: string
   root?: string[]
+  verbose?: boolean
+  quiet?: boolean
 }
 
 type Schema = Record<string, unknown>
@@ -60,7 +65,8 @@ export type OpenPrompt = (signal: AbortSignal) => { ask: Ask; close(): void } | 
 
 /**
  * `openPrompt` asks on the terminal by default; `mcp-kit shell` asks through its own line editor,
- * which already reads the terminal.
+ * which already reads the terminal. `sampling` is who answers sampling requests (samplingChoice);
+ * without it sampling is not declared.
  */
 export function createInputHandler(
   args: InputArguments,
@@ -70,6 +76,7 @@ export function createInputHandler(
     clearStatus(io)
     return openTerminalPrompt({ ...io, signal: AbortSignal.any([io.signal, signal]) })
   },
+  sampling?: SamplingChoice,
 ): InputHandler {
   const given = parseInputFlags(args)
   const roots = (args.root && args.root.length > 0 ? args.root : [io.cwd]).map((path) => {
@@ -162,11 +169,27 @@ export function createInputHandler(
     }
   }
 
+  // The answerer's code loads with the first sampling request.
+  let sampler: Promise<Sample> | undefined
+  const samplingHandler: Pick<InputHandler, 'sample' | 'samplingTools'> =
+    sampling === undefined
+      ? {}
+      : {
+          // Every answerer can call tools: a command and a person by a JSON result, an endpoint natively.
+          samplingTools: true,
+          sample: async (request, context) => {
+            sampler ??= import('../sampling/create-sampler.js').then(({ createSampler }) =>
+              createSampler(sampling, io, openPrompt, args),
+            )
+            return (await sampler)(request, context)
+          },
+        }
   return {
     elicit: (request, context) =>
       (request as { mode?: string }).mode === 'url'
         ? visitUrl(request as never, context.signal)
         : fillForm(request as never, context.signal),
     roots: async () => roots,
+    ...samplingHandler,
   }
 }

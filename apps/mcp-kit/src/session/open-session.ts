@@ -14,6 +14,7 @@ import { diagnostics } from '../output/diagnostics.js'
 import { inFlagTerms } from '../output/flag-wording.js'
 import { sanitizeText } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
+import { samplingChoice } from '../sampling/sampling-choice.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
 import { messageTraceEntry } from './message-trace.js'
@@ -77,7 +78,7 @@ export function connectOptions(
   }
   const options: ConnectOptions = {
     protocol,
-    input: createInputHandler(args, io),
+    input: createInputHandler(args, io, undefined, samplingChoice(args)),
     connectTimeoutMs: seconds(args['connect-timeout'], '--connect-timeout'),
     callTimeoutMs: seconds(args.timeout, '--timeout'),
     totalTimeoutMs: seconds(args['max-time'], '--max-time'),
@@ -223,6 +224,8 @@ export async function openSession(
     args,
     io,
     {
+      // Sampling as the flags say, else as the profile does.
+      input: createInputHandler(args, io, undefined, samplingChoice(args, resolved.profile)),
       toolFilter: resolved.profile?.toolFilter ?? null,
       // The CLI remembers each server's era between runs (the library's default is memory only).
       eraCache: fileEraCache(defaultEraCachePath(io.env)),

@@ -1,12 +1,13 @@
 // What makes two commands' servers "the same" for a warm session: everything that shapes the
 // server or what the client tells it — the launch (command, arguments, working directory and the
 // exact environment the server would get) or the endpoint (URL, headers, the OAuth identity and
-// where its tokens live), the protocol choice, the message size limit and the tools filter. Any
+// where its tokens live), the protocol choice, the capabilities declared (a server may offer
+// other tools to a client that samples), the message size limit and the tools filter. Any
 // difference means another server, never a stale one. Only a hash is kept: env and header values
 // are secrets.
 
 import { createHash } from 'node:crypto'
-import { type ConnectOptions, defaultCredentialsPath, type ServerSpec } from '@mcp-kit/client'
+import { type ConnectOptions, capabilitiesOf, defaultCredentialsPath, type ServerSpec } from '@mcp-kit/client'
 import { buildEnvironment } from '@mcp-kit/client/internal'
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -27,6 +28,7 @@ export function launchKey(
 ): string {
   const common = {
     protocol: options.protocol ?? 'auto',
+    capabilities: capabilitiesOf(options.input),
     maxMessageBytes: options.maxMessageBytes ?? null,
     toolFilter: context.toolFilter,
   }

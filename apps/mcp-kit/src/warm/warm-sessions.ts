@@ -7,30 +7,14 @@
 // command that is using it (the latest, when several are).
 
 import { readdirSync, readFileSync } from 'node:fs'
-import {
-  type Authorizer,
-  ClientError,
-  type ConnectOptions,
-  connect,
-  fileEraCache,
-  type InputContext,
-  type InputHandler,
-  type Session,
-} from '@mcp-kit/client'
+import { ClientError, connect, fileEraCache, type Session } from '@mcp-kit/client'
 import { defaultEraCachePath } from '@mcp-kit/client/internal'
 import { describeServer } from '@mcp-kit/profiles'
 import { exitCodes } from '../cli/exit-codes.js'
 import type { Io, WarmRequest, WarmSessions } from '../cli/io.js'
 import { CallSlots } from './call-slots.js'
+import { type Caller, routedAuthorizer, routedInput, routedTrace } from './current-caller.js'
 import { launchKey } from './launch-key.js'
-
-/** One command using a warm session: where that session's events go while it does. */
-interface Caller {
-  options: ConnectOptions
-  view?: Session
-  /** Aborted with the error that fails this command's calls (a question nobody answered). */
-  failed: AbortController
-}
 
 interface Entry {
   id: string
@@ -280,8 +264,11 @@ export class WarmSessionPool {
       signal: undefined,
       totalTimeoutMs: undefined,
       callTimeoutMs: undefined,
-      onTrace: undefined,
-      input: routedInput(current),
+      // Sampling outside a call (2025-11-25 over stdio) is traced by the command using the session.
+      onTrace: (entry) => routedTrace(current(), entry),
+      redactTraceArguments: false,
+      // The capabilities are the launch key's, so every command sharing the session declares them.
+      input: routedInput(current, options.input),
       // Each command's own limit applies (routedInput).
       inputTimeoutMs: 0,
       onDiagnostic: (message) => current()?.options.onDiagnostic?.(message),
@@ -340,90 +327,4 @@ export class WarmSessionPool {
 function isGone(session: Session): boolean {
   const process = session.process
   return process !== undefined && process.exit !== undefined
-}
-
-/**
- * The server's questions go to the command using the session (asked on its terminal), within
- * that command's --input-timeout. An answer nobody can give, or one that does not come in time,
- * fails that command's calls only: connect() would fail every call on the connection.
- */
-function routedInput(current: () => Caller | undefined): InputHandler {
-  const ask = async <T>(
-    run: (input: InputHandler, context: InputContext) => Promise<T> | undefined,
-    what: string,
-    context: InputContext,
-  ): Promise<T> => {
-    const caller = current()
-    const options = caller?.options
-    const limitMs = options?.inputTimeoutMs ?? options?.callTimeoutMs ?? 60_000
-    const limit = new AbortController()
-    const timer =
-      limitMs > 0
-        ? setTimeout(
-            () =>
-              limit.abort(
-                new ClientError(
-                  'timeout',
-                  `input question timed out after ${Math.round(limitMs / 100) / 10} s: the server asked for ${what} and no answer came`,
-                  { details: { limit: 'input', timeoutMs: limitMs } },
-                ),
-              ),
-            limitMs,
-          )
-        : undefined
-    const expired = new Promise<never>((_resolve, reject) => {
-      limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true })
-    })
-    try {
-      const signal = AbortSignal.any([context.signal, limit.signal])
-      const answer = options?.input === undefined ? undefined : run(options.input, { ...context, signal })
-      if (answer === undefined) throw new Error(`no command is there to answer for ${what}`)
-      return await Promise.race([answer, expired])
-    } catch (error) {
-      const given = ClientError.isInstance(error) && error.code === 'input_required'
-      if (!given && error !== limit.signal.reason) throw error
-      caller?.failed.abort(error)
-      throw new Error((error as Error).message)
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-  return {
-    elicit: (request, context) =>
-      ask((input, asked) => input.elicit?.(request, asked), 'input from the user (elicitation)', context),
-    roots: (context) => ask((input, asked) => input.roots?.(asked), "the client's roots", context),
-  }
-}
-
-/**
- * Logins (OAuth) run through the command using the session: its terminal, its browser flag. A
- * command without a terminal cannot log in; a token refresh needs no login and still happens.
- */
-function routedAuthorizer(current: () => Caller | undefined): Authorizer {
-  let active: Authorizer | undefined
-  let hint: string | undefined
-  return {
-    async prepare() {
-      const caller = current()
-      active = caller?.options.oauth?.authorizer
-      hint = caller?.options.oauth?.loginHint
-      return active === undefined ? 'http://127.0.0.1/callback' : active.prepare()
-    },
-    async open(url) {
-      await active?.open(url)
-    },
-    async callback() {
-      if (active === undefined) {
-        throw new ClientError(
-          'auth_required',
-          `the server needs a login, which cannot happen without a terminal${hint ? `: run '${hint}'` : ''}`,
-        )
-      }
-      return active.callback()
-    },
-    async close() {
-      await active?.close()
-      active = undefined
-    },
-  }
 }

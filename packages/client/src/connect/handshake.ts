@@ -8,7 +8,9 @@ import { answerInput, capabilitiesOf, isInputTimeout } from '../protocol/input.j
 import type { MessageTransport } from '../protocol/message-transport.js'
 import { type Negotiated, negotiate } from '../protocol/negotiate.js'
 import type { ServerSpec } from '../server-spec.js'
+import { traceSampling } from '../session/sampling-trace.js'
 import { type Session, sessionInternals } from '../session/session.js'
+import { traceServerName } from '../session/trace.js'
 import type { TransportKind } from '../session/types.js'
 import type { EraCache } from './era-cache.js'
 import type { ConnectOptions } from './options.js'
@@ -42,7 +44,12 @@ export async function initialize(
     resolveClosed = resolve
   })
   const onLog = options.onLog
-  const input = options.input
+  // Questions outside a call (2025-11-25 over stdio, or unrelated): traced as the session's.
+  const input = traceSampling(
+    options.input,
+    { onTrace: options.onTrace, redactTraceArguments: options.redactTraceArguments ?? false },
+    traceServerName(server),
+  )
   const connection = new Connection(attempt.transport, {
     onClose: () => resolveClosed(),
     ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),

@@ -3,12 +3,19 @@
 
 import type {
   ClientCapabilities,
+  CreateMessageRequestParams,
   CreateMessageResult,
+  CreateMessageResultWithTools,
   ElicitRequestParams,
   ElicitResult,
   Root,
 } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
+
+/** What a server asks the client's model (`sampling/createMessage` params), in both eras. */
+export type SamplingRequest = CreateMessageRequestParams
+/** The model's answer; with `tools` in the request its content may hold `tool_use` blocks. */
+export type SamplingResult = CreateMessageResult | CreateMessageResultWithTools
 
 /** Where a question comes from, for the handler's prompts and messages. */
 export interface InputContext {
@@ -23,9 +30,12 @@ export interface InputHandler {
   /** Which elicitation modes `elicit` handles (default both). */
   elicitationModes?: ReadonlyArray<'form' | 'url'> | undefined
   /** Answers `sampling/createMessage`; without it sampling is not declared. */
-  sample?:
-    | ((request: Record<string, unknown>, context: InputContext) => Promise<CreateMessageResult>)
-    | undefined
+  sample?: ((request: SamplingRequest, context: InputContext) => Promise<SamplingResult>) | undefined
+  /**
+   * Whether `sample` handles `tools` and `toolChoice` (answering with `tool_use` content): declares
+   * `sampling.tools`. Without it a sampling request with tools is refused before `sample` sees it.
+   */
+  samplingTools?: boolean | undefined
   /** The client's roots; without it roots are not declared. */
   roots?: ((context: InputContext) => Promise<Root[]>) | undefined
 }
@@ -37,7 +47,7 @@ export function capabilitiesOf(handler: InputHandler | undefined): ClientCapabil
     const modes = handler.elicitationModes ?? ['form', 'url']
     capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]))
   }
-  if (handler?.sample) capabilities.sampling = {}
+  if (handler?.sample) capabilities.sampling = handler.samplingTools === true ? { tools: {} } : {}
   if (handler?.roots) capabilities.roots = {}
   return capabilities as ClientCapabilities
 }
@@ -52,10 +62,12 @@ export function callInput(
   const sample = own.sample?.bind(own) ?? session.sample?.bind(session)
   const roots = own.roots?.bind(own) ?? session.roots?.bind(session)
   const modes = own.elicit ? own.elicitationModes : session.elicitationModes
+  const samplingTools = own.sample ? own.samplingTools : session.samplingTools
   return {
     ...(elicit ? { elicit } : {}),
     ...(modes ? { elicitationModes: modes } : {}),
     ...(sample ? { sample } : {}),
+    ...(sample && samplingTools ? { samplingTools } : {}),
     ...(roots ? { roots } : {}),
   }
 }
@@ -64,6 +76,37 @@ const kinds: Record<string, string> = {
   'elicitation/create': 'input from the user (elicitation)',
   'sampling/createMessage': 'a model completion (sampling)',
   'roots/list': "the client's roots",
+}
+
+/** The words a refusal uses for the missing answerer: the CLI says its flags instead. */
+export const noSampler = '(answer sampling with input.sample)'
+
+/**
+ * A sampling answer as the client sends it: an object with a role, a model name and content
+ * (one block, or a list where the request offered tools). Strict in what it sends: anything else
+ * is the answerer's mistake, said here rather than by the server.
+ */
+function checkedAnswer(answer: SamplingResult, params: Record<string, unknown>): Record<string, unknown> {
+  const value = answer as unknown as Record<string, unknown>
+  const content = value?.content
+  const withTools = params.tools !== undefined
+  const problem =
+    typeof value !== 'object' || value === null
+      ? 'it is not an object'
+      : value.role !== 'assistant' && value.role !== 'user'
+        ? "its role is not 'assistant' or 'user'"
+        : typeof value.model !== 'string'
+          ? 'it names no model'
+          : Array.isArray(content)
+            ? withTools
+              ? undefined
+              : 'its content is a list, which only a request with tools allows'
+            : typeof content !== 'object' || content === null
+              ? 'it has no content'
+              : undefined
+  if (problem !== undefined)
+    throw new ClientError('protocol_error', `the sampling answer cannot be sent: ${problem}`)
+  return value
 }
 
 /**
@@ -127,8 +170,14 @@ async function answerNow(
         unknown
       >
     case 'sampling/createMessage':
-      if (!handler?.sample) throw refuse('mcp-kit has no model of its own to answer with')
-      return (await handler.sample(params, context)) as unknown as Record<string, unknown>
+      if (!handler?.sample) throw refuse(`this client has no model to answer with ${noSampler}`)
+      if ((params.tools !== undefined || params.toolChoice !== undefined) && handler.samplingTools !== true)
+        throw new ClientError(
+          'protocol_error',
+          `the server sent tools in a sampling request${context.during ? ` during ${context.during}` : ''}, and this client did not declare sampling.tools`,
+          { details: { method: request.method } },
+        )
+      return checkedAnswer(await handler.sample(params as SamplingRequest, context), params)
     case 'roots/list':
       if (!handler?.roots) throw refuse('this client does not share roots')
       return { roots: await handler.roots(context) }

@@ -49,7 +49,13 @@ export async function answerServerRequest(
       response = { jsonrpc: '2.0', id, result: await events.onRequest(method, params) }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      response = { jsonrpc: '2.0', id, error: { code: -32603, message } }
+      // A refusal with a code of its own keeps it (sampling declined by the user: -1).
+      const code = (error as { details?: { rpcCode?: unknown } } | undefined)?.details?.rpcCode
+      response = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: Number.isInteger(code) ? (code as number) : -32603, message },
+      }
     }
   }
   await transport.send(response as JSONRPCMessage).catch(() => {})

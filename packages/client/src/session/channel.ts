@@ -10,6 +10,7 @@ import type { MessageTransport } from '../protocol/message-transport.js'
 import type { Era } from '../protocol/versions.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import { describeExit, describeLimit, limitOption, normalizeError } from './errors.js'
+import { traceSampling } from './sampling-trace.js'
 import type { CallOptions, SessionOptions, TransportKind } from './types.js'
 
 export const neverAborted: AbortSignal = new AbortController().signal
@@ -28,6 +29,8 @@ export class SessionChannel {
   readonly transportKind: TransportKind
   readonly era: Era
   readonly options: SessionOptions
+  /** How traces name the server. */
+  readonly serverName: string
   /** Aborted when a limit of this session (or borrower) fires: wakes its task followers. */
   readonly limits = new AbortController()
   /** A borrower's own cancellation (undefined for the session itself, which cancels everything). */
@@ -43,12 +46,14 @@ export class SessionChannel {
     era: Era,
     options: SessionOptions,
     borrowed: boolean,
+    serverName: string,
   ) {
     this.connection = connection
     this.transport = transport
     this.transportKind = transportKind
     this.era = era
     this.options = options
+    this.serverName = serverName
     this.#borrowed = borrowed ? new AbortController() : undefined
     if (!borrowed) connection.closeReason = () => this.lostConnection()
     this.#stopWatching = this.#watchLimits()
@@ -107,10 +112,15 @@ export class SessionChannel {
       what,
       params,
       (round) => this.request(what, method, round, options, wire),
-      callInput(options.input, this.options.input),
+      this.#input(options),
       this.withOwn(options.signal ?? this.options.signal) ?? neverAborted,
       this.options.inputTimeoutMs,
     )
+  }
+
+  /** The call's question handler (its own, else the session's), its sampling traced. */
+  #input(options: CallOptions) {
+    return traceSampling(callInput(options.input, this.options.input), this.options, this.serverName)
   }
 
   /**
@@ -124,7 +134,7 @@ export class SessionChannel {
   ): { scope: RequestScope; signal: AbortSignal } | undefined {
     const { onLog } = options
     if (options.input === undefined && onLog === undefined) return undefined
-    const input = callInput(options.input, this.options.input)
+    const input = this.#input(options)
     const failed = new AbortController()
     const combined = signal === undefined ? failed.signal : AbortSignal.any([signal, failed.signal])
     const scope: RequestScope = {}

@@ -2,6 +2,7 @@
 // one ClientError whose message names the request and says what happened.
 
 import { ClientError, type ClientErrorCode } from '../errors.js'
+import { noSampler } from '../protocol/input.js'
 import { RpcError } from '../protocol/rpc-error.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 
@@ -43,10 +44,9 @@ function modernExplanation(error: RpcError): string | undefined {
     case -32020:
       return `the server refused the request's headers (${error.message})`
     case -32021: {
-      const required = data?.requiredCapabilities
-      const names =
-        typeof required === 'object' && required !== null ? Object.keys(required).join(', ') : 'a capability'
-      return `the server needs the client to support ${names}, which this client did not declare (${error.message})`
+      const names = requiredCapabilities(error)
+      const said = `the server needs the client to support ${names.join(', ') || 'a capability'}, which this client did not declare (${error.message})`
+      return names.includes('sampling') ? `${said} ${noSampler}` : said
     }
     case -32022: {
       const supported = Array.isArray(data?.supported)
@@ -58,6 +58,15 @@ function modernExplanation(error: RpcError): string | undefined {
       return undefined
   }
 }
+
+/** The capabilities a -32021 (missing client capability) error names. */
+function requiredCapabilities(error: RpcError): string[] {
+  const required = (error.data as Record<string, unknown> | undefined)?.requiredCapabilities
+  return typeof required === 'object' && required !== null ? Object.keys(required) : []
+}
+
+/** The capabilities that answer a server's questions: one missing means input nobody here gives. */
+const questionCapabilities = new Set(['sampling', 'elicitation', 'roots'])
 
 /**
  * A missing resource: -32002 (2025-11-25 servers), or -32602 with only the URI as its data (the
@@ -123,6 +132,9 @@ export function normalizeError(error: unknown, context: NormalizeContext): Clien
     if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(error.message))
       byCode[-32602] = 'tool_not_found'
     if (isResourceNotFound(error)) byCode[code] = 'resource_not_found'
+    // A server that needs a question answered this client cannot answer (2026-07-28 -32021).
+    if (code === -32021 && requiredCapabilities(error).some((name) => questionCapabilities.has(name)))
+      byCode[code] = 'input_required'
     const explanation =
       modernExplanation(error) ??
       (code === -32601 ? `the server does not support this request (${error.message})` : error.message)

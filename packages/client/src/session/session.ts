@@ -25,7 +25,7 @@ import { cachedTools, findTool, forgetTools, listAll } from './lists.js'
 import { requireArray } from './results.js'
 import { followWithinLimits } from './tasks.js'
 import { callTool, startTool } from './tools.js'
-import { traced } from './trace.js'
+import { traced, traceServerName } from './trace.js'
 import type {
   BorrowOptions,
   CacheHint,
@@ -122,6 +122,7 @@ export class Session {
       details.negotiated.era,
       options,
       shared !== undefined,
+      traceServerName(details.server),
     )
   }
 

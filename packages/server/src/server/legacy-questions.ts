@@ -91,7 +91,12 @@ export class ClientQuestions {
     const capabilities = (clientCapabilities ?? {}) as Record<string, Record<string, unknown> | undefined>
     const unsupported = (what: string) =>
       new ServerError('unsupported', `the client does not support ${what}`, { details: { feature: what } })
-    if (request.method === 'sampling/createMessage' && !capabilities.sampling) throw unsupported('sampling')
+    if (request.method === 'sampling/createMessage') {
+      if (!capabilities.sampling) throw unsupported('sampling')
+      // Tools in a sampling request need the client's `sampling.tools` (spec 2025-11-25).
+      const withTools = request.params.tools !== undefined || request.params.toolChoice !== undefined
+      if (withTools && !capabilities.sampling.tools) throw unsupported('sampling with tools')
+    }
     if (request.method === 'roots/list' && !capabilities.roots) throw unsupported('roots')
     if (request.method === 'elicitation/create') {
       const elicitation = capabilities.elicitation

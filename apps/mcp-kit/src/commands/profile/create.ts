@@ -7,6 +7,7 @@ import { CliError } from '../../cli/errors.js'
 import { exitCodes } from '../../cli/exit-codes.js'
 import { type Io, writeLine } from '../../cli/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
+import { profileSampling, samplingChoice } from '../../sampling/sampling-choice.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
 import { resolveTarget } from '../../session/reference.js'
@@ -35,6 +36,7 @@ function launchFields(meta: ProfileMeta): ProfileMeta {
     'tool_filter',
     'concurrency',
     'registry',
+    'sampling',
   ] as const
   const result: ProfileMeta = {}
   for (const field of fields)
@@ -84,6 +86,9 @@ export async function saveProfile(
       resolved.reference.type === 'command' ? describeServer(resolved.server) : source.split('?')[0]
     meta = { description: `Created by mcp-kit from ${from}`, ...meta }
   }
+  // The sampling flags of the command that saves it: who answers, never a key (only its secret's name).
+  const sampling = profileSampling(samplingChoice(args))
+  if (sampling !== undefined) meta = { ...meta, sampling }
   const document = await buildDocument(meta, tools, hashTools(tools), new Date())
   const { root, scope } = await writeRoot(io, args.project)
   const location = await writeProfile(name, document, { root, scope, force: args.force })

@@ -18,6 +18,7 @@ import { firstLine, sanitizeLine } from '../../output/sanitize.js'
 import { createStatus, type Status } from '../../output/status.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
+import { samplingChoice } from '../../sampling/sampling-choice.js'
 import { parseJsonArguments, parseKeyValues, prepareArguments } from '../../session/call-arguments.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { createInputHandler } from '../../session/input-handler.js'
@@ -59,15 +60,20 @@ export async function runShell(args: ShellArguments, io: Io): Promise<number> {
   let running: AbortController | undefined
   // Questions from the server are asked through this shell's own line editor.
   const questions = shellQuestions(() => lines)
-  const input = createInputHandler(args, io, (given) => {
-    if (!lines || !interactive) return undefined
-    status.clear()
-    return {
-      ask: (question, options) =>
-        questions.ask(question, AbortSignal.any([running?.signal ?? io.signal, given]), options?.choices),
-      close: () => {},
-    }
-  })
+  const input = createInputHandler(
+    args,
+    io,
+    (given) => {
+      if (!lines || !interactive) return undefined
+      status.clear()
+      return {
+        ask: (question, options) =>
+          questions.ask(question, AbortSignal.any([running?.signal ?? io.signal, given]), options?.choices),
+        close: () => {},
+      }
+    },
+    samplingChoice(args, resolved.profile),
+  )
   const { describeServer } = await import('@mcp-kit/profiles')
   status.update(`connecting to ${describeServer(resolved.server)}…`)
   let session: Session
