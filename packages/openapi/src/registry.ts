@@ -8,15 +8,12 @@ import { createAuthorizer, type OpenApiCredential } from './auth/credentials.js'
 import type { OpenApiDocument } from './document/load.js'
 import { baseUrlOf } from './document/servers.js'
 import { OpenApiError } from './errors.js'
-import { toToolResult } from './http/answer.js'
-import { buildRequest } from './http/request.js'
-import { SendFailure, send } from './http/send.js'
 import { annotationsOf } from './tools/annotations.js'
 import { compileOperationFilter } from './tools/filter.js'
 import { inputOf } from './tools/input-schema.js'
 import { toolNames } from './tools/naming.js'
 import { operationsOf } from './tools/operations.js'
-import { outputOf } from './tools/output-schema.js'
+import { type OutputSchemaMode, outputOf } from './tools/output-schema.js'
 
 export interface OpenApiToolOptions {
   /** Where requests go (default: the document's first server URL). Every request goes to this origin. */
@@ -33,8 +30,12 @@ export interface OpenApiToolOptions {
   timeoutMs?: number
   /** The largest answer read, in bytes (default 10 MiB). */
   maxResponseBytes?: number
-  /** Declare output schemas from the success responses (default true). */
-  outputSchemas?: boolean
+  /**
+   * The output schemas tools declare, from the success responses: `full` (the default; `true`),
+   * `compact` (no descriptions or examples below the top level) or `none` (`false`). Results are
+   * the same either way.
+   */
+  outputSchemas?: OutputSchemaMode | boolean
   /** The undici dispatcher requests go through (default undici's global one). */
   dispatcher?: Dispatcher
   /** The fetch used for OAuth token requests (default the global fetch). */
@@ -51,6 +52,21 @@ export interface OpenApiTool {
   definition: ToolDefinition
 }
 
+// What a call needs (undici among it) loads at the first call, not when the tools are made.
+let loading:
+  | Promise<
+      typeof import('./http/request.js') & typeof import('./http/send.js') & typeof import('./http/answer.js')
+    >
+  | undefined
+function requestModules() {
+  loading ??= Promise.all([
+    import('./http/request.js'),
+    import('./http/send.js'),
+    import('./http/answer.js'),
+  ]).then(([request, sending, answer]) => ({ ...request, ...sending, ...answer }))
+  return loading
+}
+
 function checkHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const checked: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
@@ -64,6 +80,16 @@ function checkHeaders(headers: Readonly<Record<string, string>>): Record<string,
   return checked
 }
 
+function outputModeOf(mode: OpenApiToolOptions['outputSchemas']): OutputSchemaMode {
+  if (mode === undefined || mode === true) return 'full'
+  if (mode === false) return 'none'
+  if (mode === 'full' || mode === 'compact' || mode === 'none') return mode
+  throw new OpenApiError(
+    'invalid_options',
+    `outputSchemas is 'full', 'compact' or 'none' (got ${JSON.stringify(mode)})`,
+  )
+}
+
 /** The tools of a document, without registering them. Fails with OpenApiError `invalid_options`. */
 export function openApiTools(document: OpenApiDocument, options: OpenApiToolOptions = {}): OpenApiTool[] {
   const base = baseUrlOf(document, options.baseUrl)
@@ -72,6 +98,7 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
   const timeoutMs = options.timeoutMs ?? 30_000
   const maxResponseBytes = options.maxResponseBytes ?? 10 * 1024 * 1024
   const wanted = compileOperationFilter(options)
+  const outputMode = outputModeOf(options.outputSchemas)
   const operations = operationsOf(document)
   const names = toolNames(operations)
   const tools: OpenApiTool[] = []
@@ -79,8 +106,7 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
     const name = names[index] as string
     if (!wanted(operation, name)) return
     const input = inputOf(operation)
-    const output =
-      options.outputSchemas === false ? { schema: undefined, shape: 'none' as const } : outputOf(operation)
+    const output = outputOf(operation, outputMode)
     const where = `${operation.method} ${operation.path}`
     const description =
       [operation.summary, operation.description].filter((text) => text !== undefined).join('\n\n') || where
@@ -90,6 +116,7 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
       inputSchema: input.schema,
       annotations: annotationsOf(operation),
       async handler(args, context) {
+        const { buildRequest, send, SendFailure, toToolResult } = await requestModules()
         const http = buildRequest(operation, input.plan, args, base)
         Object.assign(http.headers, headers)
         try {

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { networkReason, OpenApiError } from '../errors.js'
 import { cleanText } from '../schema/clean-text.js'
+import { readDocumentFile } from './document-file.js'
+import { hasOnlyLocalReferences, localDereferencer } from './local-references.js'
 
 export interface OpenApiDocument {
   /** The document with its `$ref`s resolved. */
@@ -99,7 +101,11 @@ export async function loadOpenApi(
   if (typeof api !== 'string' && (typeof api !== 'object' || api === null || Array.isArray(api))) {
     throw new OpenApiError('invalid_spec', `${named} is not an OpenAPI document (not an object)`)
   }
-  const { dereference } = await import('@readme/openapi-parser')
+  // Parsed once: a document whose `$ref`s are all its own is resolved in one pass, without the parser.
+  const own = located?.kind === 'file' ? readDocumentFile(located.source) : api
+  const { dereference } = hasOnlyLocalReferences(own)
+    ? localDereferencer(own)
+    : await import('@readme/openapi-parser')
   let spec: Record<string, unknown>
   try {
     spec = (await dereference(api as never, {

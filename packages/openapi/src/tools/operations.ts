@@ -4,7 +4,7 @@
 
 import type { OpenApiDocument } from '../document/load.js'
 import { cleanText } from '../schema/clean-text.js'
-import { type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
+import { deepFreeze, frozenCopy, type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
 
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -77,11 +77,14 @@ function parameterOf(raw: unknown): Parameter | undefined {
     schema = isRecord(media) ? media.schema : undefined
     json = true
   }
-  const converted = toJsonSchema(schema ?? {}, 'request')
+  const shared = toJsonSchema(schema ?? {}, 'request')
+  // The parameter's own words go on a copy: the converted schema may be shared (a component).
+  const extra: JsonSchema = {}
   const description = text(raw.description)
-  if (description !== undefined && converted.description === undefined) converted.description = description
-  if (raw.deprecated === true) converted.deprecated = true
-  if (raw.example !== undefined && converted.examples === undefined) converted.examples = [raw.example]
+  if (description !== undefined && shared.description === undefined) extra.description = description
+  if (raw.deprecated === true) extra.deprecated = true
+  if (raw.example !== undefined && shared.examples === undefined) extra.examples = [frozenCopy(raw.example)]
+  const converted = Object.keys(extra).length === 0 ? shared : deepFreeze({ ...shared, ...extra })
   const style = typeof raw.style === 'string' ? raw.style : defaultStyles[location]
   return {
     name: raw.name,
@@ -112,9 +115,12 @@ function bodyOf(raw: unknown): RequestBody | undefined {
     const mediaType = types.find(accepts)
     if (mediaType === undefined) continue
     const media = raw.content[mediaType]
-    const schema = toJsonSchema(isRecord(media) ? (media.schema ?? {}) : {}, 'request')
+    const shared = toJsonSchema(isRecord(media) ? (media.schema ?? {}) : {}, 'request')
     const description = text(raw.description)
-    if (description !== undefined && schema.description === undefined) schema.description = description
+    const schema =
+      description !== undefined && shared.description === undefined
+        ? Object.freeze({ ...shared, description })
+        : shared
     return {
       required: raw.required === true,
       mediaType: mediaType === '*/*' ? 'application/json' : mediaType,

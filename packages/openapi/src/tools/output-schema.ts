@@ -3,10 +3,17 @@
 // objects). None when a success may come without JSON (a 204 beside a 200), since every result
 // would then have to match it.
 
-import { type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
+import { compactSchema } from '../schema/compact-schema.js'
+import { deepFreeze, type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
 import type { Operation } from './operations.js'
 
 export type OutputShape = 'object' | 'wrapped' | 'none'
+
+/**
+ * Which output schemas tools declare: `full` as the document says, `compact` without the
+ * descriptions and examples below the top level, `none` at all.
+ */
+export type OutputSchemaMode = 'full' | 'compact' | 'none'
 
 const jsonMedia = /^application\/(?:[\w.+-]+\+)?json\b/i
 
@@ -30,7 +37,18 @@ function describesObject(schema: unknown): boolean {
   return typeof properties === 'object' || typeof additionalProperties === 'object'
 }
 
-export function outputOf(operation: Operation): { schema: JsonSchema | undefined; shape: OutputShape } {
+export function outputOf(
+  operation: Operation,
+  mode: OutputSchemaMode = 'full',
+): { schema: JsonSchema | undefined; shape: OutputShape } {
+  const output = fullOutputOf(operation)
+  if (mode === 'none') return { schema: undefined, shape: output.shape }
+  if (mode === 'compact' && output.schema !== undefined)
+    return { ...output, schema: compactSchema(output.schema) }
+  return output
+}
+
+function fullOutputOf(operation: Operation): { schema: JsonSchema | undefined; shape: OutputShape } {
   const codes = Object.keys(operation.responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
     .sort()
@@ -42,9 +60,10 @@ export function outputOf(operation: Operation): { schema: JsonSchema | undefined
   const schema = toJsonSchema(first, 'response')
   // "Any JSON": nothing to promise; an object answer is still the structured result.
   if (Object.keys(schema).length === 0) return { schema: undefined, shape: 'none' }
-  if (describesObject(schema)) return { schema: { ...schema, type: 'object' }, shape: 'object' }
+  if (describesObject(schema))
+    return { schema: Object.freeze({ ...schema, type: 'object' }), shape: 'object' }
   return {
-    schema: { type: 'object', properties: { result: schema }, required: ['result'] },
+    schema: deepFreeze({ type: 'object', properties: { result: schema }, required: ['result'] }),
     shape: 'wrapped',
   }
 }

@@ -1,0 +1,138 @@
+// `$ref`s inside the document itself (`#/components/...`), resolved in one pass: each is replaced
+// by the object it points to — the same object wherever it is used, never a copy — and one that
+// leads back into itself (a recursive schema) is left as it is. This is what
+// @readme/openapi-parser's dereference does with `circular: 'ignore'`, without its start-up and
+// time (a large API's document is read several times faster). A document that refers to other
+// files or URLs goes to the parser instead.
+
+type Json = Record<string, unknown> | unknown[]
+
+function isNode(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null
+}
+
+function referenceOf(value: unknown): string | undefined {
+  if (!isNode(value) || Array.isArray(value)) return undefined
+  const reference = (value as Record<string, unknown>).$ref
+  return typeof reference === 'string' ? reference : undefined
+}
+
+// Documents parsed from a text that showed no other `$ref` (document-file.ts): no walk needed.
+const knownLocal = new WeakSet<object>()
+
+/** Remembers that `document`, parsed from JSON `text`, has only local `$ref`s when the text says so. */
+export function noteLocalReferences(document: object, text: string): void {
+  if (!/"\$ref"\s*:\s*"(?!#)/.test(text) && !text.includes('\\u0024')) knownLocal.add(document)
+}
+
+/** True for a document (an object) whose every `$ref` is local (`#…`); a walk without recursion. */
+export function hasOnlyLocalReferences(document: unknown): document is Record<string, unknown> {
+  if (!isNode(document) || Array.isArray(document)) return false
+  if (knownLocal.has(document)) return true
+  const stack: unknown[] = [document]
+  const seen = new Set<object>()
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (!isNode(node) || seen.has(node)) continue
+    seen.add(node)
+    const reference = referenceOf(node)
+    if (reference !== undefined && !reference.startsWith('#')) return false
+    for (const value of Array.isArray(node) ? node : Object.values(node)) {
+      if (isNode(value)) stack.push(value)
+    }
+  }
+  return true
+}
+
+function refuse(message: string): never {
+  throw new Error(message)
+}
+
+/** What a local JSON pointer (`#/components/schemas/Pet`) points to in `root`. */
+function pointee(root: unknown, reference: string, hops = 0): unknown {
+  if (reference === '#') return root
+  if (!reference.startsWith('#/')) refuse(`$ref ${JSON.stringify(reference)} is not a JSON pointer`)
+  let target: unknown = root
+  for (const encoded of reference.slice(2).split('/')) {
+    // A pointer that goes on through a `$ref` goes on in what it points to.
+    const through = referenceOf(target)
+    if (through !== undefined) {
+      if (hops > 64) refuse(`$ref ${JSON.stringify(reference)} goes round in circles`)
+      target = pointee(root, through, hops + 1)
+    }
+    let token: string
+    try {
+      token = decodeURIComponent(encoded).replaceAll('~1', '/').replaceAll('~0', '~')
+    } catch {
+      refuse(`$ref ${JSON.stringify(reference)} is not a JSON pointer`)
+    }
+    if (!isNode(target) || !Object.hasOwn(target, token)) {
+      refuse(`$ref ${JSON.stringify(reference)} points to nothing in the document`)
+    }
+    target = (target as Record<string, unknown>)[token]
+  }
+  return target
+}
+
+/**
+ * Replaces the document's local `$ref`s in place (see above) and returns it. A `$ref` beside other
+ * keywords (OpenAPI 3.1) becomes a new object: those keywords over the target's.
+ */
+export function dereferenceLocal<T extends Json>(document: T): T {
+  const done = new WeakSet<object>()
+  const active = new Set<object>()
+
+  /** The object a reference finally stands for (following `$ref` to `$ref`), or undefined in a loop. */
+  const resolve = (reference: string): unknown => {
+    const chain = new Set<string>()
+    let target = pointee(document, reference)
+    for (let next = referenceOf(target); next !== undefined; next = referenceOf(target)) {
+      if (chain.has(next) || chain.size > 64) return undefined
+      chain.add(next)
+      target = pointee(document, next)
+    }
+    return target
+  }
+
+  const walk = (node: Json, depth: number): void => {
+    if (done.has(node) || active.has(node)) return
+    if (depth > 1000) refuse('it nests more than 1000 levels deep')
+    active.add(node)
+    const keys = Array.isArray(node) ? node.keys() : Object.keys(node)
+    for (const key of keys) {
+      const value = (node as Record<string | number, unknown>)[key]
+      if (!isNode(value)) continue
+      const reference = referenceOf(value)
+      if (reference === undefined) {
+        walk(value, depth + 1)
+        continue
+      }
+      const target = resolve(reference)
+      // Leading back to an object being resolved: a recursive schema keeps its `$ref`.
+      if (!isNode(target) || active.has(target)) continue
+      walk(target, depth + 1)
+      if (active.has(target)) continue
+      const siblings = Object.keys(value).filter((name) => name !== '$ref')
+      if (siblings.length === 0 || Array.isArray(target)) {
+        ;(node as Record<string | number, unknown>)[key] = target
+      } else {
+        const merged: Record<string, unknown> = { ...target }
+        for (const name of siblings) merged[name] = (value as Record<string, unknown>)[name]
+        ;(node as Record<string | number, unknown>)[key] = merged
+        walk(merged, depth + 1)
+      }
+    }
+    active.delete(node)
+    done.add(node)
+  }
+
+  walk(document, 0)
+  return document
+}
+
+/** `dereference` of @readme/openapi-parser's shape, for a document with only local `$ref`s. */
+export function localDereferencer(document: Record<string, unknown>): {
+  dereference: (api: never, options: unknown) => Promise<Record<string, unknown>>
+} {
+  return { dereference: async () => dereferenceLocal(document) }
+}
