@@ -25,5 +25,6 @@ it("the internal entry (for mcp-kit's own packages, not covered by semver) expor
     'findParamHeaders',
     'paramHeaderMismatch',
     'paramHeadersFor',
+    'validatorCacheStats',
   ])
 })
