@@ -97,7 +97,7 @@ describe('schemas are kept frozen, without copies of frozen ones', () => {
   })
 
   test("a schema that is not deeply frozen is copied and frozen, so the caller's later changes do not reach it", async () => {
-    const properties = { id: { type: 'string' } }
+    const properties = { id: { type: 'string' as const } }
     const partly = Object.freeze({ type: 'object', properties })
     const registry = createToolRegistry()
     registry.tool({ name: 'a', inputSchema: partly, handler: () => 'x' })
