@@ -65,8 +65,17 @@ const defaultStyles: Record<ParameterLocation, string> = {
   cookie: 'form',
 }
 
+// A parameter many operations share (`#/components/parameters/owner`) is made once.
+const parameters = new WeakMap<object, Parameter | undefined>()
+
 function parameterOf(raw: unknown): Parameter | undefined {
-  if (!isRecord(raw) || typeof raw.name !== 'string') return undefined
+  if (!isRecord(raw)) return undefined
+  if (!parameters.has(raw)) parameters.set(raw, newParameter(raw))
+  return parameters.get(raw)
+}
+
+function newParameter(raw: Json): Parameter | undefined {
+  if (typeof raw.name !== 'string') return undefined
   const location = raw.in
   if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') return
   if (location === 'header' && ignoredHeaders.has(raw.name.toLowerCase())) return undefined
