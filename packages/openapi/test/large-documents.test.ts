@@ -2,11 +2,12 @@
 // operations): schemas shared where the document shares them, output schemas full, compact or
 // none, the operations a user needs picked by tag and path, and `$ref`s resolved in one pass.
 
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openApiDocuments } from '@mcp-kit/fixtures/openapi-documents'
 import { createRuntime } from '@mcp-kit/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import {
   createOpenApiRegistry,
   loadOpenApi,
@@ -200,9 +201,8 @@ describe('a document whose $refs are its own', () => {
   })
 
   it('a file that refers to another file still has its $refs resolved (by the parser)', async () => {
-    const folder = join(import.meta.dirname, '..', 'node_modules', '.cache')
-    const { mkdirSync } = await import('node:fs')
-    mkdirSync(folder, { recursive: true })
+    const folder = mkdtempSync(join(tmpdir(), 'openapi-split-'))
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
     writeFileSync(join(folder, 'text.json'), JSON.stringify({ type: 'string', maxLength: 20 }))
     const split = structuredClone(document) as unknown as { components: { schemas: Record<string, unknown> } }
     split.components.schemas.Label = { $ref: './text.json' }
