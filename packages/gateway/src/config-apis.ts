@@ -2,7 +2,8 @@
 // server (`"openapi": "./petstore.yaml"` or a URL, relative paths from the config file's folder),
 // with optional `baseUrl`, `headers`, `credentials` (by security scheme: a key or token, or
 // `{ "username", "password" }` / `{ "clientId", "clientSecret" }`), `include` and `exclude`
-// (operationIds, `tag:NAME`, `METHOD /path`, globs) and `prefix`. `${NAME}` works as elsewhere in
+// (operationIds, `tag:NAME`, `path:/prefix`, `METHOD /path`, globs), `outputSchemas` (`full`,
+// `compact` or `none`) and `prefix`. `${NAME}` works as elsewhere in
 // the file. The gateway only reads such entries; whoever serves it turns them into tools
 // (`mcp-kit serve` with @mcp-kit/openapi).
 
@@ -18,6 +19,8 @@ export interface ConfigApi {
   credentials?: Record<string, string | Record<string, string>>
   include?: string[]
   exclude?: string[]
+  /** The tools' output schemas: `full` (the default), `compact` or `none`. */
+  outputSchemas?: 'full' | 'compact' | 'none'
   prefix?: string
 }
 
@@ -77,6 +80,13 @@ export function configApiOf(
   if (include !== undefined) api.include = include
   const exclude = strings(entry.exclude, `${where}.exclude`, fail)
   if (exclude !== undefined) api.exclude = exclude
+  if (entry.outputSchemas !== undefined) {
+    const mode = entry.outputSchemas
+    if (mode !== 'full' && mode !== 'compact' && mode !== 'none') {
+      fail(`${where}.outputSchemas must be "full", "compact" or "none"`)
+    }
+    api.outputSchemas = mode
+  }
   if (entry.prefix !== undefined) {
     if (typeof entry.prefix !== 'string' || /[^A-Za-z0-9_-]/.test(entry.prefix)) {
       fail(`${where}.prefix must be letters, digits, '_' or '-'`)

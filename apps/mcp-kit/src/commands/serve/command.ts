@@ -48,6 +48,33 @@ export function builder(yargs: Argv) {
       array: true,
       describe: 'Leave out these operations (written as for --openapi-include)',
     })
+    .option('openapi-include-tag', {
+      type: 'string',
+      array: true,
+      describe: 'Offer only the operations with this tag (as --openapi-include tag:NAME)',
+    })
+    .option('openapi-exclude-tag', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out the operations with this tag',
+    })
+    .option('openapi-include-path', {
+      type: 'string',
+      array: true,
+      describe:
+        'Offer only the operations at this path or under it, e.g. /repos (as --openapi-include path:/repos)',
+    })
+    .option('openapi-exclude-path', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out the operations at this path or under it',
+    })
+    .option('openapi-output-schemas', {
+      type: 'string',
+      choices: ['full', 'compact', 'none'],
+      describe:
+        "The tools' output schemas: full (default), compact (no descriptions or examples below the top level) or none; a smaller tools/list",
+    })
     .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
     .option('idle-stop', {
       type: 'number',

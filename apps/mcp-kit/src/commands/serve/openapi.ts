@@ -50,18 +50,47 @@ function headersOf(words: readonly string[] | undefined): Record<string, string>
   return headers
 }
 
+/** The `--openapi-*` settings, which apply to one document only, with their flags (for messages). */
+const settingFlags = [
+  ['openapiBase', '--openapi-base'],
+  ['openapiHeader', '--openapi-header'],
+  ['openapiInclude', '--openapi-include'],
+  ['openapiExclude', '--openapi-exclude'],
+  ['openapiIncludeTag', '--openapi-include-tag'],
+  ['openapiExcludeTag', '--openapi-exclude-tag'],
+  ['openapiIncludePath', '--openapi-include-path'],
+  ['openapiExcludePath', '--openapi-exclude-path'],
+  ['openapiOutputSchemas', '--openapi-output-schemas'],
+] as const
+
+/** Filter entries of the library (`tag:NAME`, `path:/prefix`) from the flags; undefined when none. */
+function filterEntries(
+  entries: readonly string[] | undefined,
+  tags: readonly string[] | undefined,
+  paths: readonly string[] | undefined,
+): string[] | undefined {
+  const all = [
+    ...(entries ?? []),
+    ...(tags ?? []).map((tag) => `tag:${tag}`),
+    ...(paths ?? []).map((path) => {
+      if (!path.startsWith('/'))
+        throw new CliError(
+          'usage',
+          `--openapi-include-path and --openapi-exclude-path take a path that starts with '/' (got ${JSON.stringify(path)})`,
+        )
+      return `path:${path}`
+    }),
+  ]
+  return entries === undefined && tags === undefined && paths === undefined ? undefined : all
+}
+
 /** The `--openapi` flags as targets; the `--openapi-*` settings apply to one document only. */
 export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
   const specs = args.openapi ?? []
-  const settings = (['openapiBase', 'openapiHeader', 'openapiInclude', 'openapiExclude'] as const).filter(
-    (key) => args[key] !== undefined,
-  )
+  const settings = settingFlags.filter(([key]) => args[key] !== undefined)
   if (specs.length === 0) {
     if (settings.length > 0)
-      throw new CliError(
-        'usage',
-        '--openapi-base, --openapi-header, --openapi-include and --openapi-exclude need --openapi SPEC',
-      )
+      throw new CliError('usage', `${settings.map(([, flag]) => flag).join(', ')} need --openapi SPEC`)
     return []
   }
   if (specs.length > 1 && settings.length > 0) {
@@ -77,8 +106,13 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
     if (args.openapiBase !== undefined) options.baseUrl = args.openapiBase
     const headers = headersOf(args.openapiHeader)
     if (headers !== undefined) options.headers = headers
-    if (args.openapiInclude !== undefined) options.include = args.openapiInclude
-    if (args.openapiExclude !== undefined) options.exclude = args.openapiExclude
+    const include = filterEntries(args.openapiInclude, args.openapiIncludeTag, args.openapiIncludePath)
+    if (include !== undefined) options.include = include
+    const exclude = filterEntries(args.openapiExclude, args.openapiExcludeTag, args.openapiExcludePath)
+    if (exclude !== undefined) options.exclude = exclude
+    if (args.openapiOutputSchemas !== undefined) {
+      options.outputSchemas = args.openapiOutputSchemas as NonNullable<OpenApiToolOptions['outputSchemas']>
+    }
     return { name: named?.[1], spec: named?.[2] ?? word, options, from: `--openapi ${word}` }
   })
 }

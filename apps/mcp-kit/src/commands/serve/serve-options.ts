@@ -21,6 +21,11 @@ export interface ServeArguments {
   openapiHeader?: string[]
   openapiInclude?: string[]
   openapiExclude?: string[]
+  openapiIncludeTag?: string[]
+  openapiExcludeTag?: string[]
+  openapiIncludePath?: string[]
+  openapiExcludePath?: string[]
+  openapiOutputSchemas?: string
   /** What the OpenAPI documents are served as (set by runServe, for messages). */
   apiNames?: string[]
   store?: string
