@@ -56,7 +56,10 @@ describe('validators are compiled at a tool first call', () => {
     const result = await createRuntime(registry).callTool('broken', { code: 'x' })
     expect(result.isError).toBe(true)
     expect(result.content).toEqual([
-      { type: 'text', text: expect.stringMatching(/^Tool 'broken' has an invalid inputSchema: .*regular expression/s) },
+      {
+        type: 'text',
+        text: expect.stringMatching(/^Tool 'broken' has an invalid inputSchema: .*regular expression/s),
+      },
     ])
   })
 

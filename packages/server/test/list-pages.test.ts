@@ -2,9 +2,10 @@
 // order, no page's JSON passes the byte budget however many tools there are, a small list is one
 // page without a cursor, and a cursor that is not ours (or names an item gone) is -32602.
 
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { createToolRegistry, type ToolRegistry } from '../src/registry/registry.js'
-import { listPageBytes } from '../src/server/list-pages.js'
+import { jsonBytes, listPageBytes } from '../src/server/list-pages.js'
 import { initialize, post, sdkClient, serve } from './helpers.js'
 
 const modern = '2026-07-28'
@@ -196,4 +197,26 @@ test("the official SDK's client lists every tool through the pages", async () =>
   } while (cursor !== undefined)
   expect(pages).toBeGreaterThan(1)
   expect(names).toEqual([...registry.tools.keys()])
+})
+
+describe('page sizes are the bytes of the JSON sent', () => {
+  test('for any JSON value, frozen or not, shared or not, jsonBytes is Buffer.byteLength(JSON.stringify)', () => {
+    const freezeDeep = (value: unknown): unknown => {
+      if (typeof value === 'object' && value !== null) {
+        for (const item of Object.values(value)) freezeDeep(item)
+        Object.freeze(value)
+      }
+      return value
+    }
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, frozen) => {
+        const shared = frozen ? freezeDeep(structuredClone(value)) : value
+        // The same object twice, as a shared schema is in many tools.
+        const item = { a: shared, b: [shared, 'é\u0001"\\', shared], c: undefined }
+        expect(jsonBytes(item)).toBe(Buffer.byteLength(JSON.stringify(item)))
+        expect(jsonBytes(item)).toBe(Buffer.byteLength(JSON.stringify(item)))
+      }),
+      { numRuns: 300 },
+    )
+  })
 })

@@ -2,16 +2,16 @@
 // own is resolved without the parser (local-references.ts). Any problem leaves the file to the
 // parser, whose messages say what is wrong with it.
 
-import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
+import { readFile } from 'node:fs/promises'
 import { noteLocalReferences } from './local-references.js'
 
 /** The file's document, or undefined when it cannot be read or parsed as an object. */
-export function readDocumentFile(path: string): Record<string, unknown> | undefined {
+export async function readDocumentFile(path: string): Promise<Record<string, unknown> | undefined> {
   try {
-    const text = readFileSync(path, 'utf8')
+    const text = await readFile(path, 'utf8')
     const json = /^\s*[{[]/.test(text)
-    const value: unknown = json ? JSON.parse(text) : parseYaml(text)
+    // yaml loads only for YAML: it is a large module.
+    const value: unknown = json ? JSON.parse(text) : (await import('yaml')).parse(text)
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
     if (json) noteLocalReferences(value, text)
     return value as Record<string, unknown>

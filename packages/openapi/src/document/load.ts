@@ -9,7 +9,6 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
 import { networkReason, OpenApiError } from '../errors.js'
 import { cleanText } from '../schema/clean-text.js'
 import { readDocumentFile } from './document-file.js'
@@ -69,7 +68,7 @@ async function fetchDocument(url: string, timeoutMs: number): Promise<unknown> {
     })
   }
   try {
-    return /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text)
+    return /^\s*[{[]/.test(text) ? JSON.parse(text) : (await import('yaml')).parse(text)
   } catch (error) {
     throw new OpenApiError(
       'invalid_spec',
@@ -102,7 +101,7 @@ export async function loadOpenApi(
     throw new OpenApiError('invalid_spec', `${named} is not an OpenAPI document (not an object)`)
   }
   // Parsed once: a document whose `$ref`s are all its own is resolved in one pass, without the parser.
-  const own = located?.kind === 'file' ? readDocumentFile(located.source) : api
+  const own = located?.kind === 'file' ? await readDocumentFile(located.source) : api
   const { dereference } = hasOnlyLocalReferences(own)
     ? localDereferencer(own)
     : await import('@readme/openapi-parser')

@@ -13,15 +13,64 @@ export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
 
 const maximumCursorLength = 4096
 
-// Each listed item's JSON size, measured once: the runtime keeps a list's items until it changes.
+// JSON sizes in bytes, remembered per frozen object: a listed item's, and those of the schemas in
+// it, so that a schema many tools share (an OpenAPI component) is measured once, not per tool.
 const sizes = new WeakMap<object, number>()
+
+function stringBytes(text: string): number {
+  // Most text is ASCII without characters JSON escapes: then its JSON is its length plus quotes.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters JSON escapes
+  return /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(text)
+    ? text.length + 2
+    : Buffer.byteLength(JSON.stringify(text))
+}
+
+/** The bytes of `JSON.stringify(value)`, from the sizes of its parts. */
+export function jsonBytes(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return stringBytes(value)
+    case 'number':
+    case 'boolean':
+      return String(JSON.stringify(value)).length
+    case 'object': {
+      if (value === null) return 4
+      const known = sizes.get(value)
+      if (known !== undefined) return known
+      let size = 2
+      let count = 0
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          const skipped = item === undefined || typeof item === 'function' || typeof item === 'symbol'
+          size += skipped ? 4 : jsonBytes(item)
+          count += 1
+        }
+      } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        size = Buffer.byteLength(JSON.stringify(value))
+      } else {
+        for (const [key, item] of Object.entries(value)) {
+          if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue
+          size += stringBytes(key) + 1 + jsonBytes(item)
+          count += 1
+        }
+      }
+      size += Math.max(0, count - 1)
+      if (Object.isFrozen(value)) sizes.set(value, size)
+      return size
+    }
+    default:
+      return 0
+  }
+}
+
 // Each list's position of every key, for continuing after a cursor.
 const positions = new WeakMap<readonly object[], Map<string, number>>()
 
+/** A listed item's size, remembered: the runtime keeps a list's items until it changes. */
 function sizeOf(item: object): number {
   let size = sizes.get(item)
   if (size === undefined) {
-    size = Buffer.byteLength(JSON.stringify(item)) + 1
+    size = jsonBytes(item) + 1
     sizes.set(item, size)
   }
   return size

@@ -231,11 +231,12 @@ export async function addApis(
 ): Promise<string[]> {
   if (served.apis.length === 0) return []
   const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
-  const { defaultPrefix, namespacedName } = await import('@mcp-kit/gateway')
-  const { nameFor } = await import('./upstreams.js')
+  // Alone, the tools keep their names: the gateway's naming (and what it loads) is not needed.
+  const naming = alone ? undefined : await import('@mcp-kit/gateway')
+  const { nameFor } = servers.length === 0 ? { nameFor: undefined } : await import('./upstreams.js')
   const taken = new Set([
     ...served.upstreamNames,
-    ...servers.map((target) => nameFor(target, namedSpec.exec(target)?.[2] ?? target)),
+    ...servers.map((target) => nameFor?.(target, namedSpec.exec(target)?.[2] ?? target) ?? target),
   ])
   const names: string[] = []
   for (const api of served.apis) {
@@ -246,7 +247,8 @@ export async function addApis(
         `${api.from}: two upstreams are named '${name}': name one with ${name}2=SPEC`,
       )
     }
-    const prefix = name === undefined ? '' : (api.prefix ?? defaultPrefix(name))
+    const prefix =
+      name === undefined || naming === undefined ? '' : (api.prefix ?? naming.defaultPrefix(name))
     const scope = api.name === undefined ? '' : `${api.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`
     try {
       const tools = openApiTools(api.document, {
@@ -260,7 +262,8 @@ export async function addApis(
         for (const tool of tools) {
           registry.tool({
             ...tool.definition,
-            name: prefix === '' ? tool.name : namespacedName(prefix, tool.name),
+            name:
+              prefix === '' || naming === undefined ? tool.name : naming.namespacedName(prefix, tool.name),
           })
         }
       })
