@@ -15,7 +15,7 @@ import {
   OpenApiError,
   openApiTools,
 } from '../src/index.js'
-import { type Recorder, startRecorder } from './helpers.js'
+import { example, type Recorder, startRecorder } from './helpers.js'
 
 type Schema = Record<string, unknown>
 
@@ -116,6 +116,39 @@ describe("GitHub's REST API", () => {
   })
 })
 
+describe("the one-pass resolution gives the parser's document", () => {
+  const tools = (spec: Record<string, unknown>) =>
+    JSON.stringify(
+      openApiTools(
+        { spec, version: String(spec.openapi), title: '', source: undefined },
+        { baseUrl: 'http://x' },
+      ).map((tool) => ({ ...tool.definition, handler: undefined })),
+    )
+
+  it.each([
+    ['GitHub', openApiDocuments.github],
+    ['Stripe', openApiDocuments.stripe],
+    ['the Petstore', example('3.0/json/petstore.json')],
+    ['a document with circular schemas', example('3.0/json/schema-circular.json')],
+    ['the 3.1 Train Travel API', example('3.1/yaml/train-travel.yaml')],
+  ])('%s: the same tools as @readme/openapi-parser makes of it', { timeout: 60_000 }, async (_name, path) => {
+    const { dereference } = await import('@readme/openapi-parser')
+    const parsed = (await dereference(path, { dereference: { circular: 'ignore' } })) as Record<
+      string,
+      unknown
+    >
+    const loaded = await loadOpenApi(path)
+    expect(tools(loaded.spec as Record<string, unknown>)).toBe(tools(parsed))
+  })
+
+  it("Stripe's schemas, which use one another in circles, stay a list a client can take", async () => {
+    // Inlining every $ref whose target reaches a cycle would make this list grow without bound.
+    const stripe = openApiTools(await loadOpenApi(openApiDocuments.stripe), { baseUrl: 'http://x' })
+    expect(stripe.length).toBeGreaterThan(400)
+    expect(listBytes(stripe)).toBeLessThan(10 * 1024 * 1024)
+  })
+})
+
 describe('a document whose $refs are its own', () => {
   const document = {
     openapi: '3.1.0',
@@ -132,6 +165,17 @@ describe('a document whose $refs are its own', () => {
           operationId: 'putNode',
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } },
           responses: { 200: { $ref: '#/components/responses/node' } },
+        },
+      },
+      '/tree': {
+        get: {
+          operationId: 'getTree',
+          responses: {
+            200: {
+              description: 'a tree',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Tree' } } },
+            },
+          },
         },
       },
     },
@@ -151,41 +195,54 @@ describe('a document whose $refs are its own', () => {
           type: 'object',
           properties: {
             id: { $ref: '#/components/schemas/Id', description: 'its id' },
-            children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
             label: { $ref: '#/components/schemas/Label' },
           },
         },
         Label: { $ref: '#/components/schemas/Text' },
         Text: { type: 'string', maxLength: 20 },
+        Tree: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } },
+        },
       },
     },
   }
 
-  it('replaces each by what it points to, keeps a recursive one, and lets keywords beside one win', async () => {
+  it('replaces each by what it points to, keeps one that leads into a cycle, and lets keywords beside one win', async () => {
     const loaded = await loadOpenApi(document)
     const schemas = (loaded.spec.components as { schemas: Record<string, Schema> }).schemas
     const node = schemas.Node as { properties: Record<string, Schema> }
     // A chain ($ref to a $ref) ends at the schema; the same object wherever it is used.
     expect(node.properties.label).toBe(schemas.Text)
-    expect(node.properties.id).toEqual({ type: 'string', pattern: '^[a-z]+$', description: 'its id' })
-    expect((node.properties.children as { items: Schema }).items).toEqual({
-      $ref: '#/components/schemas/Node',
-    })
+    expect(node.properties.id).toEqual({ description: 'its id', type: 'string', pattern: '^[a-z]+$' })
     const paths = loaded.spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>
     expect(paths['/nodes/{id}']?.get?.responses[200]).toBe(paths['/nodes/{id}']?.put?.responses[200])
+    // A recursive schema keeps its $ref, where it recurs and where it is used.
+    expect(
+      (schemas.Tree as { properties: { children: { items: Schema } } }).properties.children.items,
+    ).toEqual({
+      $ref: '#/components/schemas/Tree',
+    })
     const tools = openApiTools(loaded)
-    expect(tools.map((tool) => tool.name)).toEqual(['getNode', 'putNode'])
+    expect(tools.map((tool) => tool.name)).toEqual(['getNode', 'putNode', 'getTree'])
     expect(tools[0]?.definition.inputSchema).toEqual({
       type: 'object',
       properties: { id: { type: 'string', pattern: '^[a-z]+$' } },
       required: ['id'],
       additionalProperties: false,
     })
-    // The recursive part is "anything", described, where it recurs.
-    const output = tools[0]?.definition.outputSchema as { properties: Record<string, Schema> }
-    expect(output.properties.children).toEqual({
-      type: 'array',
-      items: { description: 'a Node (recursive; not checked here)' },
+    expect(tools[0]?.definition.outputSchema).toEqual({
+      type: 'object',
+      properties: {
+        id: { description: 'its id', type: 'string', pattern: '^[a-z]+$' },
+        label: { type: 'string', maxLength: 20 },
+      },
+    })
+    // What a recursive schema allows is "anything", described.
+    expect(tools[2]?.definition.outputSchema).toEqual({
+      type: 'object',
+      properties: { result: { description: 'a Tree (recursive; not checked here)' } },
+      required: ['result'],
     })
     // Not the caller's object: theirs keeps its $refs.
     expect(document.paths['/nodes/{id}'].parameters[0]).toEqual({ $ref: '#/components/parameters/id' })

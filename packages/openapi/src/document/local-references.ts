@@ -1,6 +1,6 @@
 // `$ref`s inside the document itself (`#/components/...`), resolved in one pass: each is replaced
-// by the object it points to — the same object wherever it is used, never a copy — and one that
-// leads back into itself (a recursive schema) is left as it is. This is what
+// by the object it points to — the same object wherever it is used, never a copy — and one whose
+// target leads into a cycle (a recursive schema, or one that uses one) is left as it is. This is what
 // @readme/openapi-parser's dereference does with `circular: 'ignore'`, without its start-up and
 // time (a large API's document is read several times faster). A document that refers to other
 // files or URLs goes to the parser instead.
@@ -74,15 +74,27 @@ function pointee(root: unknown, reference: string, hops = 0): unknown {
   return target
 }
 
+/** Values under the same key merge, the `$ref`'s own over the target's (as the parser merges). */
+function merged(siblings: Record<string, unknown>, target: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...siblings }
+  for (const [key, value] of Object.entries(target)) {
+    const own = result[key]
+    if (!Object.hasOwn(result, key)) result[key] = value
+    else if (isNode(own) && !Array.isArray(own) && isNode(value) && !Array.isArray(value)) {
+      result[key] = merged(own as Record<string, unknown>, value as Record<string, unknown>)
+    }
+  }
+  return result
+}
+
 /**
- * Replaces the document's local `$ref`s in place (see above) and returns it. A `$ref` beside other
- * keywords (OpenAPI 3.1) becomes a new object: those keywords over the target's.
+ * Replaces the document's local `$ref`s in place (see above) and returns it. As the parser does
+ * with `circular: 'ignore'`, a `$ref` whose target reaches a cycle (a recursive schema, or one
+ * that uses one) is left as it is, everywhere: inlining it would make a document whose JSON
+ * grows without bound. A `$ref` beside other keywords (OpenAPI 3.1) becomes a new object: those
+ * keywords, then the target's.
  */
 export function dereferenceLocal<T extends Json>(document: T): T {
-  const done = new WeakSet<object>()
-  const active = new Set<object>()
-
-  /** The object a reference finally stands for (following `$ref` to `$ref`), or undefined in a loop. */
   const resolve = (reference: string): unknown => {
     const chain = new Set<string>()
     let target = pointee(document, reference)
@@ -94,39 +106,63 @@ export function dereferenceLocal<T extends Json>(document: T): T {
     return target
   }
 
-  const walk = (node: Json, depth: number): void => {
-    if (done.has(node) || active.has(node)) return
+  // Whether what a node leads to (its values, and the targets of the `$ref`s among them) has a cycle.
+  const cyclic = new Map<object, boolean>()
+  const active = new Set<object>()
+  const reachesCycle = (node: Json, depth: number): boolean => {
+    const known = cyclic.get(node)
+    if (known !== undefined) return known
+    if (active.has(node)) return true
     if (depth > 1000) refuse('it nests more than 1000 levels deep')
     active.add(node)
+    let cycle = false
+    const reference = referenceOf(node)
+    if (reference !== undefined) {
+      const target = resolve(reference)
+      if (target === undefined || (isNode(target) && reachesCycle(target, depth + 1))) cycle = true
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && reference !== undefined) continue
+      if (isNode(value) && reachesCycle(value, depth + 1)) cycle = true
+    }
+    active.delete(node)
+    cyclic.set(node, cycle)
+    return cycle
+  }
+
+  const done = new WeakSet<object>()
+  const replace = (node: Json): void => {
+    if (done.has(node)) return
+    done.add(node)
     const keys = Array.isArray(node) ? node.keys() : Object.keys(node)
     for (const key of keys) {
       const value = (node as Record<string | number, unknown>)[key]
       if (!isNode(value)) continue
       const reference = referenceOf(value)
       if (reference === undefined) {
-        walk(value, depth + 1)
+        replace(value)
         continue
       }
       const target = resolve(reference)
-      // Leading back to an object being resolved: a recursive schema keeps its `$ref`.
-      if (!isNode(target) || active.has(target)) continue
-      walk(target, depth + 1)
-      if (active.has(target)) continue
-      const siblings = Object.keys(value).filter((name) => name !== '$ref')
-      if (siblings.length === 0 || Array.isArray(target)) {
+      if (target === undefined) continue
+      if (!isNode(target)) {
+        if (Object.keys(value).length === 1) (node as Record<string | number, unknown>)[key] = target
+        continue
+      }
+      if (reachesCycle(value, 0)) continue
+      replace(target)
+      const siblings = Object.fromEntries(Object.entries(value).filter(([name]) => name !== '$ref'))
+      if (Object.keys(siblings).length === 0 || Array.isArray(target)) {
         ;(node as Record<string | number, unknown>)[key] = target
       } else {
-        const merged: Record<string, unknown> = { ...target }
-        for (const name of siblings) merged[name] = (value as Record<string, unknown>)[name]
-        ;(node as Record<string | number, unknown>)[key] = merged
-        walk(merged, depth + 1)
+        const combined = merged(siblings, target as Record<string, unknown>)
+        ;(node as Record<string | number, unknown>)[key] = combined
+        replace(combined)
       }
     }
-    active.delete(node)
-    done.add(node)
   }
 
-  walk(document, 0)
+  replace(document)
   return document
 }
 
