@@ -12,7 +12,7 @@ import { annotationsOf } from './tools/annotations.js'
 import { compileOperationFilter } from './tools/filter.js'
 import { inputOf } from './tools/input-schema.js'
 import { toolNames } from './tools/naming.js'
-import { operationsOf } from './tools/operations.js'
+import { type Operation, operationsOf } from './tools/operations.js'
 import { type OutputSchemaMode, outputOf } from './tools/output-schema.js'
 
 export interface OpenApiToolOptions {
@@ -107,6 +107,8 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
     if (!wanted(operation, name)) return
     const input = inputOf(operation)
     const output = outputOf(operation, outputMode)
+    // What a call needs of the operation; the document's answers (examples and all) can go.
+    const request: Operation = { ...operation, responses: {} }
     const where = `${operation.method} ${operation.path}`
     const description =
       [operation.summary, operation.description].filter((text) => text !== undefined).join('\n\n') || where
@@ -117,10 +119,10 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
       annotations: annotationsOf(operation),
       async handler(args, context) {
         const { buildRequest, send, SendFailure, toToolResult } = await requestModules()
-        const http = buildRequest(operation, input.plan, args, base)
+        const http = buildRequest(request, input.plan, args, base)
         Object.assign(http.headers, headers)
         try {
-          await authorize(http, operation.security, context.signal)
+          await authorize(http, request.security, context.signal)
           const answer = await send(http, {
             dispatcher: options.dispatcher,
             timeoutMs,

@@ -95,7 +95,15 @@ function merged(siblings: Record<string, unknown>, target: Record<string, unknow
  * keywords, then the target's.
  */
 export function dereferenceLocal<T extends Json>(document: T): T {
+  // The same few hundred $refs are written thousands of times: each is resolved once.
+  const resolved = new Map<string, unknown>()
   const resolve = (reference: string): unknown => {
+    if (resolved.has(reference)) return resolved.get(reference)
+    const target = follow(reference)
+    resolved.set(reference, target)
+    return target
+  }
+  const follow = (reference: string): unknown => {
     const chain = new Set<string>()
     let target = pointee(document, reference)
     for (let next = referenceOf(target); next !== undefined; next = referenceOf(target)) {
@@ -121,8 +129,9 @@ export function dereferenceLocal<T extends Json>(document: T): T {
       const target = resolve(reference)
       if (target === undefined || (isNode(target) && reachesCycle(target, depth + 1))) cycle = true
     }
-    for (const [key, value] of Object.entries(node)) {
+    for (const key in node) {
       if (key === '$ref' && reference !== undefined) continue
+      const value = (node as Record<string, unknown>)[key]
       if (isNode(value) && reachesCycle(value, depth + 1)) cycle = true
     }
     active.delete(node)
@@ -151,10 +160,10 @@ export function dereferenceLocal<T extends Json>(document: T): T {
       }
       if (reachesCycle(value, 0)) continue
       replace(target)
-      const siblings = Object.fromEntries(Object.entries(value).filter(([name]) => name !== '$ref'))
-      if (Object.keys(siblings).length === 0 || Array.isArray(target)) {
+      if (Object.keys(value).length === 1 || Array.isArray(target)) {
         ;(node as Record<string | number, unknown>)[key] = target
       } else {
+        const siblings = Object.fromEntries(Object.entries(value).filter(([name]) => name !== '$ref'))
         const combined = merged(siblings, target as Record<string, unknown>)
         ;(node as Record<string | number, unknown>)[key] = combined
         replace(combined)

@@ -94,11 +94,14 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
     result.description = `a ${cleanText(name)} (recursive; not checked here)`
     return remember(schema, direction, { value: Object.freeze(result), height: 0, cut: false })
   }
-  for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-') || openApiOnly.has(key)) continue
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key) || key.startsWith('x-') || openApiOnly.has(key)) continue
+    const value = schema[key]
     if (schemaMaps.includes(key) && isRecord(value)) {
       const map: JsonSchema = {}
-      for (const [name, item] of Object.entries(value)) {
+      for (const name in value) {
+        if (!Object.hasOwn(value, name)) continue
+        const item = value[name]
         if (key === 'properties' && hiddenIn(item, direction)) continue
         map[name] = child(item)
       }

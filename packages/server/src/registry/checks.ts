@@ -69,7 +69,8 @@ function isFrozenJson(value: unknown, ancestors: Set<object>): boolean {
   const prototype = Object.getPrototypeOf(value)
   if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return false
   ancestors.add(value)
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
     if (!isFrozenJson((value as Record<string, unknown>)[key], ancestors)) return false
   }
   ancestors.delete(value)
