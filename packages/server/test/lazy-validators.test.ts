@@ -5,6 +5,7 @@
 
 import { validatorCacheStats } from '@mcp-kit/schema/internal'
 import { describe, expect, test } from 'vitest'
+import { sealJson } from '../src/internal.js'
 import { createToolRegistry, type ToolRegistry } from '../src/registry/registry.js'
 import { createRuntime } from '../src/runtime/runtime.js'
 
@@ -109,6 +110,20 @@ describe('schemas are kept frozen, without copies of frozen ones', () => {
     expect(Object.isFrozen(kept.properties)).toBe(true)
     ;(properties as Record<string, unknown>).id = { type: 'integer' }
     expect(await createRuntime(registry).callTool('a', { id: 'text' })).not.toHaveProperty('isError')
+  })
+
+  test('sealJson: a schema sealed bottom-up is kept as it is; one over an unsealed part is copied', () => {
+    const id = sealJson({ type: 'string' })
+    const sealed = sealJson({ type: 'object', properties: sealJson({ id }) })
+    const registry = createToolRegistry()
+    registry.tool({ name: 'a', inputSchema: sealed, handler: () => 'x' })
+    expect(registry.tools.get('a')?.inputSchema).toBe(sealed)
+    // Frozen on top, but a part of it can still change: not trusted, copied.
+    const loose = { type: 'string' }
+    const over = sealJson({ type: 'object', properties: Object.freeze({ id: loose }) })
+    registry.tool({ name: 'b', inputSchema: over, handler: () => 'x' })
+    expect(registry.tools.get('b')?.inputSchema).not.toBe(over)
+    expect(Object.isFrozen(loose)).toBe(false)
   })
 
   test('a schema that contains itself is refused as not plain JSON', () => {

@@ -2,6 +2,7 @@
 // needs to read a result's shape, at a fraction of the bytes (most of a large API's output schemas
 // is prose). Shared subschemas are compacted once and stay shared.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import { deepFreeze, type JsonSchema, schemaLists, schemaMaps, schemaValues } from './json-schema.js'
 
 const prose = new Set(['description', 'examples'])
@@ -15,7 +16,7 @@ function compactNested(schema: unknown): unknown {
   if (!isRecord(schema)) return schema
   const known = compacted.get(schema)
   if (known !== undefined) return known
-  const result = Object.freeze(compactChildren(schema, true))
+  const result = sealJson(compactChildren(schema, true))
   compacted.set(schema, result)
   return result
 }
@@ -25,11 +26,11 @@ function compactChildren(schema: Record<string, unknown>, dropProse: boolean): J
   for (const [key, value] of Object.entries(schema)) {
     if (dropProse && prose.has(key)) continue
     if (schemaMaps.includes(key) && isRecord(value)) {
-      result[key] = Object.freeze(
+      result[key] = sealJson(
         Object.fromEntries(Object.entries(value).map(([name, item]) => [name, compactNested(item)])),
       )
     } else if ((schemaLists.includes(key) || key === 'items') && Array.isArray(value)) {
-      result[key] = Object.freeze(value.map(compactNested))
+      result[key] = sealJson(value.map(compactNested))
     } else if (schemaValues.includes(key)) {
       result[key] = compactNested(value)
     } else {

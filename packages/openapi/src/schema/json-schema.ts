@@ -5,6 +5,7 @@
 // by the dereferencer is a recursive schema: it becomes "anything" (named in its description).
 // Results are deeply frozen and shared between the tools whose schemas use the same source schema.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import { cleanText } from './clean-text.js'
 
 export type JsonSchema = Record<string, unknown>
@@ -46,7 +47,7 @@ const memos: Record<Direction, WeakMap<object, Converted>> = {
   request: new WeakMap(),
   response: new WeakMap(),
 }
-const anything: Converted = { value: Object.freeze({}), height: 0, cut: false }
+const anything: Converted = { value: sealJson({}), height: 0, cut: false }
 const cutHere: Converted = { value: anything.value, height: 0, cut: true }
 
 /**
@@ -57,21 +58,24 @@ export function toJsonSchema(schema: unknown, direction: Direction): JsonSchema 
   return convert(schema, direction, 0).value as JsonSchema
 }
 
-/** Freezes a value built here and everything in it (the copies of document values are frozen already). */
+/**
+ * Freezes a value built here and everything in it, sealed bottom-up (what is frozen already was
+ * sealed when it was made) so that the registry need not walk it again.
+ */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
   for (const item of Object.values(value)) deepFreeze(item)
-  return Object.freeze(value)
+  return sealJson(value)
 }
 
 /** A frozen copy of a plain value from the document (an `enum`, a `default`, an example). */
 export function frozenCopy(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return value
   if (depth > maximumDepth) return null
-  if (Array.isArray(value)) return Object.freeze(value.map((item) => frozenCopy(item, depth + 1)))
+  if (Array.isArray(value)) return sealJson(value.map((item) => frozenCopy(item, depth + 1)))
   const copy: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value)) copy[key] = frozenCopy(item, depth + 1)
-  return Object.freeze(copy)
+  return sealJson(copy)
 }
 
 function convert(schema: unknown, direction: Direction, depth: number): Converted {
@@ -92,7 +96,7 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
   if (typeof schema.$ref === 'string') {
     const name = schema.$ref.split('/').at(-1) ?? schema.$ref
     result.description = `a ${cleanText(name)} (recursive; not checked here)`
-    return remember(schema, direction, { value: Object.freeze(result), height: 0, cut: false })
+    return remember(schema, direction, { value: sealJson(result), height: 0, cut: false })
   }
   for (const key in schema) {
     if (!Object.hasOwn(schema, key) || key.startsWith('x-') || openApiOnly.has(key)) continue
@@ -105,9 +109,9 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
         if (key === 'properties' && hiddenIn(item, direction)) continue
         map[name] = child(item)
       }
-      result[key] = Object.freeze(map)
+      result[key] = sealJson(map)
     } else if ((schemaLists.includes(key) || key === 'items') && Array.isArray(value)) {
-      result[key] = Object.freeze(value.map(child))
+      result[key] = sealJson(value.map(child))
     } else if (schemaValues.includes(key) && (isRecord(value) || typeof value === 'boolean')) {
       result[key] = child(value)
     } else if ((key === 'description' || key === 'title') && typeof value === 'string') {
@@ -117,20 +121,20 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
     }
   }
   if ('example' in schema && !('examples' in schema) && schema.example !== undefined) {
-    result.examples = Object.freeze([frozenCopy(schema.example)])
+    result.examples = sealJson([frozenCopy(schema.example)])
   }
   if (Array.isArray(result.required) && isRecord(result.properties)) {
     const properties = result.properties
     const required = result.required.filter((name) => typeof name === 'string' && name in properties)
     if (required.length === 0) delete result.required
-    else result.required = Object.freeze(required)
+    else result.required = sealJson(required)
   }
   if (direction === 'response' && result.additionalProperties === false) {
     // Answers often carry more than their document says; that is no reason to fail a call.
     delete result.additionalProperties
   }
   rewrite30(schema, result)
-  return remember(schema, direction, { value: Object.freeze(result), height, cut })
+  return remember(schema, direction, { value: sealJson(result), height, cut })
 }
 
 function remember(schema: object, direction: Direction, converted: Converted): Converted {
@@ -146,9 +150,9 @@ function hiddenIn(property: unknown, direction: Direction): boolean {
 /** OpenAPI 3.0's `nullable` and boolean exclusive bounds, as JSON Schema says them. */
 function rewrite30(source: Record<string, unknown>, result: JsonSchema): void {
   if (source.nullable === true) {
-    if (typeof result.type === 'string') result.type = Object.freeze([result.type, 'null'])
+    if (typeof result.type === 'string') result.type = sealJson([result.type, 'null'])
     if (Array.isArray(result.enum) && !result.enum.includes(null))
-      result.enum = Object.freeze([...result.enum, null])
+      result.enum = sealJson([...result.enum, null])
   }
   for (const [flag, bound] of [
     ['exclusiveMinimum', 'minimum'],

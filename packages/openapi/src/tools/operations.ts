@@ -2,6 +2,7 @@
 // merged in, the operation's own winning), the request body's media type and schema, the
 // responses and the security requirements that apply to it.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import type { OpenApiDocument } from '../document/load.js'
 import { cleanText } from '../schema/clean-text.js'
 import { deepFreeze, frozenCopy, type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
@@ -128,7 +129,7 @@ function bodyOf(raw: unknown): RequestBody | undefined {
     const description = text(raw.description)
     const schema =
       description !== undefined && shared.description === undefined
-        ? Object.freeze({ ...shared, description })
+        ? sealJson({ ...shared, description })
         : shared
     return {
       required: raw.required === true,

@@ -3,6 +3,7 @@
 // objects). None when a success may come without JSON (a 204 beside a 200), since every result
 // would then have to match it.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import { compactSchema } from '../schema/compact-schema.js'
 import { deepFreeze, type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
 import type { Operation } from './operations.js'
@@ -60,8 +61,7 @@ function fullOutputOf(operation: Operation): { schema: JsonSchema | undefined; s
   const schema = toJsonSchema(first, 'response')
   // "Any JSON": nothing to promise; an object answer is still the structured result.
   if (Object.keys(schema).length === 0) return { schema: undefined, shape: 'none' }
-  if (describesObject(schema))
-    return { schema: Object.freeze({ ...schema, type: 'object' }), shape: 'object' }
+  if (describesObject(schema)) return { schema: sealJson({ ...schema, type: 'object' }), shape: 'object' }
   return {
     schema: deepFreeze({ type: 'object', properties: { result: schema }, required: ['result'] }),
     shape: 'wrapped',

@@ -59,11 +59,33 @@ export function deepFreeze<T>(value: T, ancestors = new Set<object>()): T {
   return value
 }
 
+function isJsonLeaf(value: unknown): boolean {
+  return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint'
+}
+
+/**
+ * Freezes `value` and, when its own values are JSON leaves or objects sealed already, remembers it
+ * as deeply frozen plain JSON. For producers that build large schemas bottom-up (an OpenAPI
+ * document's): sealing each object as it is made costs nothing more, and registering the schemas
+ * then walks none of them again to see that they are frozen.
+ */
+export function sealJson<T extends object>(value: T): T {
+  Object.freeze(value)
+  if (frozenTrees.has(value)) return value
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return value
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const item = (value as Record<string, unknown>)[key]
+    if (typeof item === 'object' && item !== null ? !frozenTrees.has(item) : !isJsonLeaf(item)) return value
+  }
+  frozenTrees.add(value)
+  return value
+}
+
 /** True when every object in `value` is frozen and holds only JSON values (remembered per object). */
 function isFrozenJson(value: unknown, ancestors: Set<object>): boolean {
-  if (typeof value !== 'object' || value === null) {
-    return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint'
-  }
+  if (typeof value !== 'object' || value === null) return isJsonLeaf(value)
   if (frozenTrees.has(value)) return true
   if (!Object.isFrozen(value) || ancestors.has(value)) return false
   const prototype = Object.getPrototypeOf(value)

@@ -19,6 +19,7 @@ const kinds: Record<string, Kind | undefined> = Object.assign(Object.create(null
   additionalItems: 'schema',
   not: 'schema',
   if: 'schema',
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword in a lookup table, never awaited
   then: 'schema',
   else: 'schema',
   contains: 'schema',

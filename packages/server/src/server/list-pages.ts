@@ -19,7 +19,6 @@ const sizes = new WeakMap<object, number>()
 
 function stringBytes(text: string): number {
   // Most text is ASCII without characters JSON escapes: then its JSON is its length plus quotes.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters JSON escapes
   return /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(text)
     ? text.length + 2
     : Buffer.byteLength(JSON.stringify(text))
