@@ -129,7 +129,7 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
             maxResponseBytes,
             signal: context.signal,
           })
-          return toToolResult(answer, output.shape, where, http.url)
+          return toToolResult(answer, output.shape(), where, http.url)
         } catch (error) {
           if (error instanceof SendFailure)
             return { isError: true, content: [{ type: 'text', text: error.message }] }

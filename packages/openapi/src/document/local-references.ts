@@ -114,28 +114,48 @@ export function dereferenceLocal<T extends Json>(document: T): T {
     return target
   }
 
-  // Whether what a node leads to (its values, and the targets of the `$ref`s among them) has a cycle.
-  const cyclic = new Map<object, boolean>()
-  const active = new Set<object>()
-  const reachesCycle = (node: Json, depth: number): boolean => {
-    const known = cyclic.get(node)
-    if (known !== undefined) return known
-    if (active.has(node)) return true
-    if (depth > 1000) refuse('it nests more than 1000 levels deep')
-    active.add(node)
-    let cycle = false
-    const reference = referenceOf(node)
-    if (reference !== undefined) {
+  // Which $refs lead into a cycle, worked out on the graph of $refs alone (a JSON tree has no
+  // cycle but through them): each target's subtree is read once for the $refs in it, as written.
+  const below = new Map<string, string[] | null>()
+  const refsBelow = (root: unknown): string[] => {
+    const found: string[] = []
+    const stack: Array<[unknown, number]> = [[root, 0]]
+    while (stack.length > 0) {
+      const [value, depth] = stack.pop() as [unknown, number]
+      if (!isNode(value)) continue
+      if (depth > 1000) refuse('it nests more than 1000 levels deep')
+      const reference = referenceOf(value)
+      if (reference !== undefined) found.push(reference)
+      for (const key in value) {
+        if (key === '$ref' && reference !== undefined) continue
+        const item = (value as Record<string, unknown>)[key]
+        if (isNode(item)) stack.push([item, depth + 1])
+      }
+    }
+    return found
+  }
+  const edgesOf = (reference: string): string[] | null => {
+    let edges = below.get(reference)
+    if (edges === undefined) {
       const target = resolve(reference)
-      if (target === undefined || (isNode(target) && reachesCycle(target, depth + 1))) cycle = true
+      edges = target === undefined ? null : isNode(target) ? refsBelow(target) : []
+      below.set(reference, edges)
     }
-    for (const key in node) {
-      if (key === '$ref' && reference !== undefined) continue
-      const value = (node as Record<string, unknown>)[key]
-      if (isNode(value) && reachesCycle(value, depth + 1)) cycle = true
-    }
-    active.delete(node)
-    cyclic.set(node, cycle)
+    return edges
+  }
+  const cyclic = new Map<string, boolean>()
+  const active = new Set<string>()
+  const leadsIntoCycle = (reference: string): boolean => {
+    const known = cyclic.get(reference)
+    if (known !== undefined) return known
+    if (active.has(reference)) return true
+    const edges = edgesOf(reference)
+    if (edges === null) return true
+    active.add(reference)
+    let cycle = false
+    for (const next of edges) if (leadsIntoCycle(next)) cycle = true
+    active.delete(reference)
+    cyclic.set(reference, cycle)
     return cycle
   }
 
@@ -158,9 +178,11 @@ export function dereferenceLocal<T extends Json>(document: T): T {
         if (Object.keys(value).length === 1) (node as Record<string | number, unknown>)[key] = target
         continue
       }
-      if (reachesCycle(value, 0)) continue
+      if (leadsIntoCycle(reference)) continue
+      const withSiblings = Object.keys(value).length > 1
+      if (withSiblings && refsBelow({ ...value, $ref: undefined }).some(leadsIntoCycle)) continue
       replace(target)
-      if (Object.keys(value).length === 1 || Array.isArray(target)) {
+      if (!withSiblings || Array.isArray(target)) {
         ;(node as Record<string | number, unknown>)[key] = target
       } else {
         const siblings = Object.fromEntries(Object.entries(value).filter(([name]) => name !== '$ref'))
@@ -171,6 +193,8 @@ export function dereferenceLocal<T extends Json>(document: T): T {
     }
   }
 
+  // Every $ref's verdict before any is replaced, so that each target is read as written.
+  for (const reference of refsBelow(document)) leadsIntoCycle(reference)
   replace(document)
   return document
 }

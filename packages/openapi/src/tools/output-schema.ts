@@ -38,27 +38,41 @@ function describesObject(schema: unknown): boolean {
   return typeof properties === 'object' || typeof additionalProperties === 'object'
 }
 
-export function outputOf(
-  operation: Operation,
-  mode: OutputSchemaMode = 'full',
-): { schema: JsonSchema | undefined; shape: OutputShape } {
-  const output = fullOutputOf(operation)
-  if (mode === 'none') return { schema: undefined, shape: output.shape }
-  if (mode === 'compact' && output.schema !== undefined)
-    return { ...output, schema: compactSchema(output.schema) }
-  return output
+/** What a tool declares of its answers, and how they become a result (known at the first call, at the latest). */
+export interface Output {
+  schema: JsonSchema | undefined
+  shape: () => OutputShape
 }
 
-function fullOutputOf(operation: Operation): { schema: JsonSchema | undefined; shape: OutputShape } {
+/**
+ * The output of an operation's tool. Without schemas (`none`), nothing is converted until the
+ * first call asks how an answer is shaped: results are the same in every mode.
+ */
+export function outputOf(operation: Operation, mode: OutputSchemaMode = 'full'): Output {
+  const source = successSchema(operation)
+  if (mode === 'none') {
+    let shape: OutputShape | undefined
+    return { schema: undefined, shape: () => (shape ??= fromSuccessSchema(source).shape) }
+  }
+  const output = fromSuccessSchema(source)
+  const schema =
+    mode === 'compact' && output.schema !== undefined ? compactSchema(output.schema) : output.schema
+  return { schema, shape: () => output.shape }
+}
+
+/** The JSON schema of the first 2xx answer; null when there is none, or a success without JSON. */
+function successSchema(operation: Operation): unknown {
   const codes = Object.keys(operation.responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
     .sort()
   const schemas = codes.map((code) => jsonSchemaOf(operation.responses[code] ?? {}))
   const first = schemas[0]
-  if (first === undefined || schemas.some((schema) => schema === undefined)) {
-    return { schema: undefined, shape: 'none' }
-  }
-  const schema = toJsonSchema(first, 'response')
+  return first === undefined || schemas.some((schema) => schema === undefined) ? null : first
+}
+
+function fromSuccessSchema(source: unknown): { schema: JsonSchema | undefined; shape: OutputShape } {
+  if (source === null) return { schema: undefined, shape: 'none' }
+  const schema = toJsonSchema(source, 'response')
   // "Any JSON": nothing to promise; an object answer is still the structured result.
   if (Object.keys(schema).length === 0) return { schema: undefined, shape: 'none' }
   if (describesObject(schema)) return { schema: sealJson({ ...schema, type: 'object' }), shape: 'object' }
