@@ -53,6 +53,18 @@ const expectedRows = [
   'openapi-p50',
   'openapi-p99',
   'openapi-vs-echo-p50',
+  ...['github', 'stripe'].flatMap((api) =>
+    [
+      'list',
+      'list-no-output-schemas',
+      'first-page',
+      'rss',
+      'list-bytes',
+      'largest-page',
+      'call-p50',
+      'call-p50-api-10ms',
+    ].map((row) => `openapi-large-${api}-${row}`),
+  ),
   'warm-node',
   'warm-mcpc',
   'warm-cold',
