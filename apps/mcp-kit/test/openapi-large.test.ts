@@ -72,6 +72,43 @@ describe("GitHub's REST API over stdio", () => {
     }
   })
 
+  it("a gateway in front of it lists the upstream's every page and pages its own list", {
+    timeout: 300_000,
+  }, async () => {
+    const upstream = ['serve', '--stdio', '--openapi', github, '--openapi-base', 'http://127.0.0.1:9']
+    const reference = `gh=mcp+node://${binPath}?${upstream.map((word) => `arg=${encodeURIComponent(word)}`).join('&')}`
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binPath, 'serve', '--stdio', '--eager', reference],
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'sdk-v1-gateway-pages', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const names: string[] = []
+      let cursor: string | undefined
+      let pages = 0
+      // The gateway may answer before its upstream has listed: ask until every tool is there.
+      for (let attempt = 0; attempt < 60 && names.length < 1223; attempt++) {
+        names.length = 0
+        pages = 0
+        cursor = undefined
+        do {
+          const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: 120_000 })
+          names.push(...page.tools.map((tool) => tool.name))
+          cursor = page.nextCursor
+          pages += 1
+        } while (cursor !== undefined && pages < 200)
+        if (names.length < 1223) await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+      expect(names).toHaveLength(1223)
+      expect(names.every((name) => name.startsWith('gh__'))).toBe(true)
+      expect(pages).toBeGreaterThan(10)
+    } finally {
+      await client.close()
+    }
+  })
+
   it('inspect says how big the list is; compact and none output schemas shrink it', {
     timeout: 300_000,
   }, async () => {
