@@ -173,6 +173,6 @@ describe("GitHub's REST API over stdio", () => {
     expect(path.stderr).toMatch(/--openapi-include-path .* starts with '\/'/)
     const alone = await runCli(['serve', '--stdio', '--openapi-include-tag', 'issues'])
     expect(alone.code).toBe(2)
-    expect(alone.stderr).toMatch(/--openapi-include-tag need --openapi SPEC/)
+    expect(alone.stderr).toMatch(/--openapi-include-tag needs --openapi SPEC/)
   })
 })

@@ -1,9 +1,11 @@
 // Lists a stdio MCP server's tools the way a host does at start-up: spawn it, `initialize`
 // (2025-11-25, which every server here speaks), then `tools/list` following `nextCursor` to the
 // end. Timed from just before spawn; the bytes of every page as they arrived; the server's
-// resident set (VmRSS) and its peak (VmHWM) once the list is complete. The server is stopped after.
+// resident set (VmRSS), its peak (VmHWM) and its CPU time once the list is complete. The server is
+// stopped after.
 
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { readMemoryKib, trackGroup, untrackGroup } from './run-process.js'
 
 /**
@@ -14,7 +16,18 @@ import { readMemoryKib, trackGroup, untrackGroup } from './run-process.js'
  * @property {number[]} pageBytes   each page's message, as sent
  * @property {number} rssKib        VmRSS with the list complete
  * @property {number} peakRssKib    VmHWM then
+ * @property {number} cpuMs         the server's user + system CPU time then (load moves it far less than wall time)
  */
+
+/** User + system CPU time of a process so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
 
 /**
  * @param {{ command: string, args: string[], env: NodeJS.ProcessEnv, label: string, timeoutMs?: number }} options
@@ -83,7 +96,7 @@ export async function listOverStdio({ command, args, env, label, timeoutMs = 120
     const allPagesMs = elapsed()
     const rssKib = readMemoryKib(pid, 'VmRSS') ?? Number.NaN
     const peakRssKib = readMemoryKib(pid, 'VmHWM') ?? Number.NaN
-    return { firstPageMs, allPagesMs, tools, pageBytes, rssKib, peakRssKib }
+    return { firstPageMs, allPagesMs, tools, pageBytes, rssKib, peakRssKib, cpuMs: cpuMsOf(pid) }
   } finally {
     clearTimeout(timer)
     try {

@@ -57,6 +57,7 @@ const expectedRows = [
     [
       'list',
       'list-no-output-schemas',
+      'list-cpu',
       'first-page',
       'rss',
       'list-bytes',

@@ -245,6 +245,15 @@ async function measureLists(context, options, log, api, baseUrl) {
       note: `${runs.kitNone[0].pageBytes.length} pages; the same content as the anchor's list`,
     }),
     makeRow({
+      id: `${prefix}-list-cpu`,
+      group: 'openapi-large',
+      name: `${api.name}: server CPU time until every page is sent`,
+      unit: 'ms',
+      kit: kit.map((listing) => listing.cpuMs),
+      anchor: anchor((listing) => listing.cpuMs),
+      note: `--openapi-output-schemas none: ${median(runs.kitNone.map((l) => l.cpuMs)).toFixed(0)} ms; user + system, 10 ms ticks`,
+    }),
+    makeRow({
       id: `${prefix}-first-page`,
       group: 'openapi-large',
       name: `${api.name}: spawn → the first tools/list answer`,

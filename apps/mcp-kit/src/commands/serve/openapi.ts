@@ -90,7 +90,10 @@ export function openApiTargets(args: ServeArguments): OpenApiTarget[] {
   const settings = settingFlags.filter(([key]) => args[key] !== undefined)
   if (specs.length === 0) {
     if (settings.length > 0)
-      throw new CliError('usage', `${settings.map(([, flag]) => flag).join(', ')} need --openapi SPEC`)
+      throw new CliError(
+        'usage',
+        `${settings.map(([, flag]) => flag).join(', ')} ${settings.length === 1 ? 'needs' : 'need'} --openapi SPEC`,
+      )
     return []
   }
   if (specs.length > 1 && settings.length > 0) {
