@@ -34,6 +34,7 @@ describe('inspect', () => {
       'launch',
       'capabilities',
       'schemaHash',
+      'toolsListSize',
       'tools',
       'resources',
       'resourceTemplates',
@@ -43,6 +44,13 @@ describe('inspect', () => {
     expect(document.transport).toBe('stdio')
     expect(document.schemaHash).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(document.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo', 'add'])
+    // The list's JSON as a model would get it, and tokens estimated as bytes ÷ 4.
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: document.tools }))
+    expect(document.toolsListSize).toEqual({ bytes, approximateTokens: Math.round(bytes / 4) })
+    const text = await runCli(['inspect', '@demo'])
+    expect(text.stdout).toContain(
+      `Tools list: ${bytes} B of JSON, about ${Math.round(bytes / 4)} tokens (bytes ÷ 4)`,
+    )
   })
 
   it('server-everything from npm: tools, resources, templates, prompts with arguments', async () => {

@@ -2,7 +2,8 @@
 // server (`"openapi": "./petstore.yaml"` or a URL, relative paths from the config file's folder),
 // with optional `baseUrl`, `headers`, `forcedHeaders`, `credentials` (by security scheme: a key or
 // token, or `{ "username", "password" }` / `{ "clientId", "clientSecret" }`), `include` and
-// `exclude` (operationIds, `tag:NAME`, `METHOD /path`, globs), `prefix`, `timeout` (seconds),
+// `exclude` (operationIds, `tag:NAME`, `path:/prefix`, `METHOD /path`, globs), `outputSchemas` (`full`,
+// `compact` or `none`), `prefix`, `timeout` (seconds),
 // `maxResponse` (bytes, or a size such as "4MiB"), `strictResponses`, `allowRemoteRefs` and
 // `files` (the directory uploads are read from, relative to the file). `${NAME}` works as
 // elsewhere in the file. The gateway only reads such entries; whoever serves it turns them into tools
@@ -30,6 +31,8 @@ export interface ConfigApi {
   credentials?: Record<string, string | Record<string, string>>
   include?: string[]
   exclude?: string[]
+  /** The output schemas tools declare: `none` (the default), `compact` or `full` (answers strict then). */
+  outputSchemas?: 'full' | 'compact' | 'none'
   prefix?: string
 }
 
@@ -111,6 +114,13 @@ export function configApiOf(
   if (include !== undefined) api.include = include
   const exclude = strings(entry.exclude, `${where}.exclude`, fail)
   if (exclude !== undefined) api.exclude = exclude
+  if (entry.outputSchemas !== undefined) {
+    const mode = entry.outputSchemas
+    if (mode !== 'full' && mode !== 'compact' && mode !== 'none') {
+      fail(`${where}.outputSchemas must be "full", "compact" or "none"`)
+    }
+    api.outputSchemas = mode
+  }
   if (entry.prefix !== undefined) {
     if (typeof entry.prefix !== 'string' || /[^A-Za-z0-9_-]/.test(entry.prefix)) {
       fail(`${where}.prefix must be letters, digits, '_' or '-'`)

@@ -137,8 +137,9 @@ test('an entry with "openapi" is a REST API, not a skipped server: its settings 
         baseUrl: 'https://pets.example.com/v1',
         headers: { 'X-Api-Key': '${PETS_KEY}' },
         credentials: { oauth: { clientId: 'me', clientSecret: '${env:PETS_SECRET}' } },
-        include: ['tag:pets'],
+        include: ['tag:pets', 'path:/pets'],
         exclude: ['deletePet'],
+        outputSchemas: 'compact',
       },
       remote: { openapi: 'https://api.example.com/openapi.json', prefix: '' },
       neither: { note: 'nothing' },
@@ -154,13 +155,16 @@ test('an entry with "openapi" is a REST API, not a skipped server: its settings 
       baseUrl: 'https://pets.example.com/v1',
       headers: { 'X-Api-Key': 'k1' },
       credentials: { oauth: { clientId: 'me', clientSecret: 's1' } },
-      include: ['tag:pets'],
+      include: ['tag:pets', 'path:/pets'],
       exclude: ['deletePet'],
+      outputSchemas: 'compact',
     },
     { name: 'remote', spec: 'https://api.example.com/openapi.json', prefix: '' },
   ])
   const wrong = configFile({ mcpServers: { pets: { openapi: './pets.yaml', include: 'getPet' } } })
   expect(() => readGatewayConfig(wrong)).toThrow(/'pets'\.include must be a list of strings/)
+  const mode = configFile({ mcpServers: { pets: { openapi: './pets.yaml', outputSchemas: 'short' } } })
+  expect(() => readGatewayConfig(mode)).toThrow(/'pets'\.outputSchemas must be "full", "compact" or "none"/)
 })
 
 test("an openapi entry's limits, modes, forced headers and upload directory", () => {

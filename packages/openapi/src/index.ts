@@ -10,6 +10,7 @@ export { loadOpenApi } from './document/load.js'
 
 export type { OpenApiRegistryOptions, OpenApiTool, OpenApiToolOptions } from './registry.js'
 export { createOpenApiRegistry, openApiTools } from './registry.js'
+export type { OutputSchemaMode } from './tools/output-schema.js'
 
 // Credentials for the API
 

@@ -10,12 +10,13 @@ import { prepareApi } from './call/api.js'
 import { describeFiles } from './call/files.js'
 import { callHandler, prepareOperation } from './call/handler.js'
 import type { OpenApiDocument } from './document/load.js'
+import { OpenApiError } from './errors.js'
 import { annotationsOf } from './tools/annotations.js'
 import { compileOperationFilter } from './tools/filter.js'
 import { inputOf } from './tools/input-schema.js'
 import { toolNames } from './tools/naming.js'
-import { operationsOf } from './tools/operations.js'
-import { outputOf } from './tools/output-schema.js'
+import { type Operation, operationsOf } from './tools/operations.js'
+import { type OutputSchemaMode, outputOf } from './tools/output-schema.js'
 
 export interface OpenApiToolOptions {
   /** Where requests go (default: the document's first server URL). Every request goes to this origin. */
@@ -38,13 +39,17 @@ export interface OpenApiToolOptions {
   /** The largest answer read, in bytes (default 10 MiB). */
   maxResponseBytes?: number
   /**
-   * Hold 2xx answers to the document's schema for them (default true): an answer off it is
-   * returned with warnings in its result's `_meta`, or refused when `strictResponses`.
+   * The output schemas tools declare, from the success responses: `none` (`false`; the default,
+   * unless `strictResponses`: then `full`), `compact` (no descriptions or examples below the top
+   * level) or `full` (`true`). A declared
+   * schema is a promise clients hold answers to, so declaring one makes answers strict. Results
+   * are the same in every mode.
    */
-  outputSchemas?: boolean
+  outputSchemas?: OutputSchemaMode | boolean
   /**
-   * Refuse a 2xx answer that does not match the document, and declare the schema as the tool's
-   * outputSchema (a promise to clients, which MCP says the answer must keep). Default false.
+   * Refuse a 2xx answer that does not match the document (an error result naming the fields of
+   * the answer) instead of returning it with warnings in its result's `_meta`. Default: true when
+   * `outputSchemas` declares schemas, else false.
    */
   strictResponses?: boolean
   /** Give each tool the OAuth scopes its operation's security names, for a server that checks tokens. */
@@ -74,9 +79,33 @@ function describe(summary: string | undefined, description: string | undefined):
   return description.toLowerCase().startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
 }
 
+function outputModeOf(
+  mode: OpenApiToolOptions['outputSchemas'],
+  strict: boolean | undefined,
+): OutputSchemaMode {
+  if (mode === undefined) return strict === true ? 'full' : 'none'
+  if (mode === false) return 'none'
+  if (mode === true) return 'full'
+  if (mode === 'full' || mode === 'compact' || mode === 'none') return mode
+  throw new OpenApiError(
+    'invalid_options',
+    `outputSchemas is 'full', 'compact' or 'none' (got ${JSON.stringify(mode)})`,
+  )
+}
+
 /** The tools of a document, without registering them. Fails with OpenApiError `invalid_options`. */
 export function openApiTools(document: OpenApiDocument, options: OpenApiToolOptions = {}): OpenApiTool[] {
-  const api = prepareApi(document, options)
+  const outputMode = outputModeOf(options.outputSchemas, options.strictResponses)
+  if (outputMode !== 'none' && options.strictResponses === false) {
+    throw new OpenApiError(
+      'invalid_options',
+      'a declared outputSchema is a promise clients hold answers to: strictResponses cannot be false with outputSchemas full or compact',
+    )
+  }
+  const api = prepareApi(document, {
+    ...options,
+    strictResponses: options.strictResponses ?? outputMode !== 'none',
+  })
   const wanted = compileOperationFilter(options)
   const operations = operationsOf(document)
   const names = toolNames(operations)
@@ -85,16 +114,17 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
     const name = names[index] as string
     if (!wanted(operation, name)) return
     const input = inputOf(operation)
-    const output =
-      options.outputSchemas === false ? { schema: undefined, shape: 'none' as const } : outputOf(operation)
+    const output = outputOf(operation, outputMode)
+    // What a call needs of the operation; the document's answers (examples and all) can go.
+    const request: Operation = { ...operation, responses: {} }
     const where = `${operation.method} ${operation.path}`
     const description = describe(operation.summary, operation.description) ?? where
-    const prepared = prepareOperation(document, operation, input.plan)
-    describeFiles(input.schema, prepared, api.files !== undefined)
+    const prepared = prepareOperation(document, request, input.plan)
+    const inputSchema = describeFiles(input.schema, prepared, api.files !== undefined)
     const definition: ToolDefinition = {
       name,
       description: operation.deprecated ? `(deprecated) ${description}` : description,
-      inputSchema: input.schema,
+      inputSchema,
       annotations: annotationsOf(operation),
       handler: callHandler(api, prepared, output),
     }
@@ -102,8 +132,7 @@ export function openApiTools(document: OpenApiDocument, options: OpenApiToolOpti
       const scopes = toolScopes(document, operation.security, where)
       if (scopes.length > 0) definition.scopes = scopes
     }
-    // Lenient answers are not promised: a declared outputSchema is one clients hold answers to.
-    if (output.schema !== undefined && api.strictResponses) definition.outputSchema = output.schema
+    if (output.schema !== undefined) definition.outputSchema = output.schema
     tools.push({
       name,
       method: operation.method,

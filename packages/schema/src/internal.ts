@@ -12,3 +12,8 @@ export {
   paramHeaderMismatch,
   paramHeadersFor,
 } from './param-headers.js'
+
+// How many schemas ajv compiled: the server's tests see that a registry compiles on first call
+
+export type { ValidatorCacheStats } from './validate.js'
+export { validatorCacheStats } from './validate.js'

@@ -28,5 +28,6 @@ it("the internal entry (for mcp-kit's own packages, not covered by semver) expor
     'findParamHeaders',
     'paramHeaderMismatch',
     'paramHeadersFor',
+    'validatorCacheStats',
   ])
 })

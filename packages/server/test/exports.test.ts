@@ -24,5 +24,10 @@ test('the public runtime exports are exactly these', () => {
 
 test("the internal entry (for mcp-kit's own packages, not covered by semver) exports exactly these", async () => {
   const internal = await import('../src/internal.js')
-  expect(Object.keys(internal).sort()).toEqual(['createDemoRegistry', 'redactedUrl', 'redisUrlProblem'])
+  expect(Object.keys(internal).sort()).toEqual([
+    'createDemoRegistry',
+    'redactedUrl',
+    'redisUrlProblem',
+    'sealJson',
+  ])
 })

@@ -13,6 +13,7 @@ import { measureInspectEverything, measureInspectLocal } from './measurements/in
 import { measureInspectMemory } from './measurements/memory.js'
 import { measureHttpModern, measureInspectModern, measureMemoryModern } from './measurements/modern.js'
 import { measureOpenApi } from './measurements/openapi.js'
+import { measureOpenApiLarge } from './measurements/openapi-large.js'
 import { processesLeftBehind } from './measurements/process-timing.js'
 import { measurePut, measureScaling } from './measurements/put.js'
 import { measureSoak } from './measurements/soak.js'
@@ -46,6 +47,11 @@ const measurements = [
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
   ['openapi', 'a REST API as MCP tools (serve --openapi)', measureOpenApi],
+  [
+    'openapi-large',
+    "GitHub's and Stripe's APIs as MCP tools, against @ivotoby/openapi-mcp-server",
+    measureOpenApiLarge,
+  ],
   ['warm', 'warm sessions (--keep-alive)', measureWarm],
   ['ui', 'the web UI against the Inspector web UI', measureUi],
   ['store', 'shared state on Redis vs in memory', measureStore],

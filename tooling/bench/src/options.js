@@ -22,6 +22,7 @@ export const groups = [
   'scaling',
   'gateway',
   'openapi',
+  'openapi-large',
   'warm',
   'ui',
   'store',

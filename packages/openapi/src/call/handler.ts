@@ -5,18 +5,34 @@
 
 import type { HandlerContext, ToolOutput } from '@mcp-kit/server'
 import type { OpenApiDocument } from '../document/load.js'
-import { type AnswerContext, toToolResult } from '../http/answer.js'
+import type { AnswerContext } from '../http/answer.js'
 import { bodyPlanOf } from '../http/body.js'
 import { headersOf } from '../http/headers.js'
 import { compilePath, RequestRefused } from '../http/path.js'
-import { buildRequest, type PreparedOperation } from '../http/request.js'
-import { SendFailure, send } from '../http/send.js'
+import type { PreparedOperation } from '../http/request.js'
 import { cleanText } from '../schema/clean-text.js'
-import type { JsonSchema } from '../schema/json-schema.js'
 import type { ArgumentPlan } from '../tools/input-schema.js'
 import type { Operation } from '../tools/operations.js'
-import type { OutputShape } from '../tools/output-schema.js'
+import type { Output } from '../tools/output-schema.js'
 import type { Api } from './api.js'
+
+// What sending needs (undici, the answer check's validator) loads at the first call, not when the
+// tools are made: a document of a thousand operations is listed before any is called.
+let loading:
+  | Promise<
+      typeof import('../http/request.js') &
+        typeof import('../http/send.js') &
+        typeof import('../http/answer.js')
+    >
+  | undefined
+function sendingModules() {
+  loading ??= Promise.all([
+    import('../http/request.js'),
+    import('../http/send.js'),
+    import('../http/answer.js'),
+  ]).then(([request, sending, answer]) => ({ ...request, ...sending, ...answer }))
+  return loading
+}
 
 /** What a call to this operation needs, worked out at load. */
 export function prepareOperation(
@@ -34,22 +50,25 @@ export function prepareOperation(
 }
 
 /** The handler of an operation's tool. */
-export function callHandler(
-  api: Api,
-  prepared: PreparedOperation,
-  output: { schema: JsonSchema | undefined; shape: OutputShape },
-) {
-  const answer: AnswerContext = {
-    where: prepared.where,
-    shape: output.shape,
-    check: output.schema === undefined ? undefined : { schema: output.schema, strict: api.strictResponses },
-    redactor: api.redactor,
+export function callHandler(api: Api, prepared: PreparedOperation, output: Output) {
+  let answer: AnswerContext | undefined
+  const answerContext = (): AnswerContext => {
+    if (answer !== undefined) return answer
+    const { schema, shape } = output.answers()
+    answer = {
+      where: prepared.where,
+      shape,
+      check: schema === undefined ? undefined : { schema, strict: api.strictResponses },
+      redactor: api.redactor,
+    }
+    return answer
   }
   const failed = (message: string): ToolOutput => ({
     isError: true,
     content: [{ type: 'text', text: cleanText(api.redactor.text(message)) }],
   })
   return async (args: Record<string, unknown>, context: HandlerContext): Promise<ToolOutput> => {
+    const { buildRequest, send, SendFailure, toToolResult } = await sendingModules()
     try {
       const request = await buildRequest(prepared, args, api.base, api.files)
       await api.authorize(request, prepared.operation.security, context.signal)
@@ -59,7 +78,7 @@ export function callHandler(
         maxResponseBytes: api.maxResponseBytes,
         signal: context.signal,
       })
-      return toToolResult(answered, answer, request.url)
+      return toToolResult(answered, answerContext(), request.url)
     } catch (error) {
       if (error instanceof SendFailure || error instanceof RequestRefused) return failed(error.message)
       if (context.signal.aborted) throw error

@@ -1,5 +1,7 @@
-// Reading an OpenAPI document: a URL, a file (JSON or YAML) or an object, every `$ref` resolved by
-// @readme/openapi-parser, whose reads all go through references.ts and read.ts: within the
+// Reading an OpenAPI document: a URL, a file (JSON or YAML) or an object, parsed once. A document
+// whose `$ref`s are all its own is resolved in one pass (local-references.ts); one that refers to
+// other documents is bundled by @readme/openapi-parser first, whose reads all go through
+// references.ts and read.ts: within the
 // document's folder (or URL folder) unless remote references are allowed, within one budget of
 // bytes and time, abortable. A document from a URL is fetched by us, since the parser refuses
 // loopback and private hosts, where the APIs people wrap often are. Recursive schemas keep their
@@ -12,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { OpenApiError } from '../errors.js'
 import { cleanText } from '../schema/clean-text.js'
 import { checkExpansion } from './expansion.js'
+import { hasOnlyLocalReferences, localDereferencer } from './local-references.js'
 import { checkTime, type ReadBudget, ReadRefused } from './read.js'
 import { type DocumentRoot, fileRoot, referenceResolvers } from './references.js'
 
@@ -69,19 +72,6 @@ function readError(error: unknown, refusal: unknown, named: string): OpenApiErro
   return new OpenApiError('invalid_spec', `cannot read ${named}: ${reason}`, { cause: error })
 }
 
-function hasExternalReference(value: unknown): boolean {
-  const stack = [value]
-  while (stack.length > 0) {
-    const node = stack.pop()
-    if (typeof node !== 'object' || node === null) continue
-    const ref = (node as { $ref?: unknown }).$ref
-    if (typeof ref === 'string' && !ref.startsWith('#')) return true
-    for (const child of Object.values(node))
-      if (typeof child === 'object' && child !== null) stack.push(child)
-  }
-  return false
-}
-
 /**
  * The document with every `$ref` followed. Other documents it refers to are bundled into it first
  * (through the resolvers), so that its size once dereferenced can be counted before the
@@ -94,20 +84,22 @@ async function dereferenced(
   named: string,
   budget: ReadBudget,
 ): Promise<Record<string, unknown>> {
+  if (hasOnlyLocalReferences(raw)) {
+    checkExpansion(raw, named, budget)
+    return localDereferencer(raw).dereference(undefined as never, undefined)
+  }
   const parser = await import('@readme/openapi-parser')
   const options = () => ({
     dereference: { circular: 'ignore' as const },
     resolve: { file: resolvers.file as never, http: resolvers.http as never, external: true },
     timeoutMs: Math.max(1, budget.deadline - Date.now()),
   })
-  let whole = raw
-  if (hasExternalReference(raw)) {
-    const source = root.kind === 'file' ? root.path : root.kind === 'url' ? root.url.href : raw
-    whole = (await parser.bundle(source as never, options())) as unknown as Record<string, unknown>
-  }
+  const source = root.kind === 'file' ? root.path : root.kind === 'url' ? root.url.href : raw
+  const whole = (await parser.bundle(source as never, options())) as unknown as Record<string, unknown>
   checkTime(budget, `reading ${named}`)
   checkExpansion(whole, named, budget)
-  const spec = (await parser.dereference(whole as never, options())) as unknown as Record<string, unknown>
+  const { dereference } = hasOnlyLocalReferences(whole) ? localDereferencer(whole) : parser
+  const spec = (await dereference(whole as never, options())) as unknown as Record<string, unknown>
   checkTime(budget, `reading ${named}`)
   return spec
 }

@@ -4,8 +4,8 @@
 // alias bomb is refused) and nested no deeper than real documents are.
 
 import { open } from 'node:fs/promises'
-import { parse as parseYaml } from 'yaml'
 import { networkReason } from '../errors.js'
+import { noteLocalReferences } from './local-references.js'
 
 /** What one load may still spend, shared by every file and answer it reads. */
 export interface ReadBudget {
@@ -119,12 +119,14 @@ export async function fetchText(url: string, budget: ReadBudget, follow: boolean
 }
 
 /** The value of a JSON or YAML text, refused when it aliases too much or nests too deep. */
-export function parseText(text: string, named: string): unknown {
+export async function parseText(text: string, named: string): Promise<unknown> {
   let value: unknown
+  const json = /^\s*[{[]/.test(text)
   try {
-    value = /^\s*[{[]/.test(text)
+    // yaml loads only for YAML: it is a large module.
+    value = json
       ? JSON.parse(text)
-      : parseYaml(text, { maxAliasCount: maximumAliasCount, prettyErrors: false })
+      : (await import('yaml')).parse(text, { maxAliasCount: maximumAliasCount, prettyErrors: false })
   } catch (error) {
     const message = (error as Error).message ?? String(error)
     if (/alias/i.test(message)) {
@@ -137,6 +139,7 @@ export function parseText(text: string, named: string): unknown {
     throw new ReadRefused(`${named} is neither JSON nor YAML: ${message.split('\n')[0]}`)
   }
   checkNesting(value, named)
+  if (json && typeof value === 'object' && value !== null) noteLocalReferences(value, text)
   return value
 }
 

@@ -65,7 +65,7 @@ export function referenceResolvers(root: DocumentRoot, budget: ReadBudget, allow
         `a $ref to ${path}: it is outside the document's folder ${root.folder}, and files outside it are not read`,
       )
     }
-    return parseText(await readFileText(real, budget), path)
+    return await parseText(await readFileText(real, budget), path)
   }
 
   async function readUrl(file: ParserFile): Promise<unknown> {
@@ -80,7 +80,7 @@ export function referenceResolvers(root: DocumentRoot, budget: ReadBudget, allow
         `a $ref to ${url.origin}${url.pathname}: documents elsewhere than beside this one are not read (${remoteHint})`,
       )
     }
-    return parseText(await fetchText(url.href, budget, isRoot), `${url.origin}${url.pathname}`)
+    return await parseText(await fetchText(url.href, budget, isRoot), `${url.origin}${url.pathname}`)
   }
 
   // The dereferencer rewraps what a resolver throws and loses its message: keep the first here.

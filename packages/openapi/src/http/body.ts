@@ -5,7 +5,7 @@
 // A file argument is base64, or `@name` of a file in the directory the server was given for
 // uploads (files.ts); nothing else on the machine can be sent.
 
-import { FormData } from 'undici'
+import type { FormData } from 'undici'
 import type { OpenApiDocument } from '../document/load.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import type { Operation } from '../tools/operations.js'
@@ -130,6 +130,7 @@ function textParts(name: string, item: unknown, part: PartEncoding): Array<[stri
 }
 
 async function multipartBody(plan: BodyPlan, value: Json, files: FileAccess | undefined): Promise<FormData> {
+  const { FormData } = await import('undici')
   const form = new FormData()
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue

@@ -3,16 +3,18 @@
 // `exclusiveMaximum` rewritten, and OpenAPI-only keywords (`discriminator`, `xml`…) are dropped. A request's schema loses
 // `readOnly` properties (the server sets them), a response's loses `writeOnly` ones. A `$ref` left
 // by the dereferencer is a recursive schema: it becomes "anything" (named in its description).
+// Results are deeply frozen and shared between the tools whose schemas use the same source schema.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import { cleanText } from './clean-text.js'
 
 export type JsonSchema = Record<string, unknown>
 export type Direction = 'request' | 'response'
 
 const openApiOnly = new Set(['discriminator', 'xml', 'externalDocs', 'nullable', 'example'])
-const schemaMaps = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']
-const schemaLists = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
-const schemaValues = [
+export const schemaMaps = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']
+export const schemaLists = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
+export const schemaValues = [
   'additionalProperties',
   'items',
   'not',
@@ -31,54 +33,113 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Converts one schema, for what is sent (`request`) or what comes back (`response`). */
-export function toJsonSchema(schema: unknown, direction: Direction): JsonSchema {
-  return convert(schema, direction, 0) as JsonSchema
+/** One converted schema and how many levels it nests (for the depth bound when it is reused). */
+interface Converted {
+  value: unknown
+  height: number
+  /** Cut at the depth bound: true for this use only, so not remembered. */
+  cut: boolean
 }
 
-function convert(schema: unknown, direction: Direction, depth: number): unknown {
-  if (typeof schema === 'boolean') return schema
-  if (!isRecord(schema) || depth > maximumDepth) return {}
-  if (typeof schema.$ref === 'string') {
-    const name = schema.$ref.split('/').at(-1) ?? schema.$ref
-    return { description: `a ${cleanText(name)} (recursive; not checked here)` }
+// Every schema object of a dereferenced document converted once per direction: a component that
+// many operations use (`$ref`) is one frozen object in every tool that has it, not a copy each.
+const memos: Record<Direction, WeakMap<object, Converted>> = {
+  request: new WeakMap(),
+  response: new WeakMap(),
+}
+const anything: Converted = { value: sealJson({}), height: 0, cut: false }
+const cutHere: Converted = { value: anything.value, height: 0, cut: true }
+
+/**
+ * Converts one schema, for what is sent (`request`) or what comes back (`response`). The result
+ * is deeply frozen and shared: the same source schema gives the same object.
+ */
+export function toJsonSchema(schema: unknown, direction: Direction): JsonSchema {
+  return convert(schema, direction, 0).value as JsonSchema
+}
+
+/**
+ * Freezes a value built here and everything in it, sealed bottom-up (what is frozen already was
+ * sealed when it was made) so that the registry need not walk it again.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
+  for (const item of Object.values(value)) deepFreeze(item)
+  return sealJson(value)
+}
+
+/** A frozen copy of a plain value from the document (an `enum`, a `default`, an example). */
+export function frozenCopy(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (depth > maximumDepth) return null
+  if (Array.isArray(value)) return sealJson(value.map((item) => frozenCopy(item, depth + 1)))
+  const copy: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) copy[key] = frozenCopy(item, depth + 1)
+  return sealJson(copy)
+}
+
+function convert(schema: unknown, direction: Direction, depth: number): Converted {
+  if (typeof schema === 'boolean') return { value: schema, height: 0, cut: false }
+  if (!isRecord(schema)) return anything
+  if (depth > maximumDepth) return cutHere
+  const memo = memos[direction].get(schema)
+  if (memo !== undefined && depth + memo.height <= maximumDepth) return memo
+  let height = 0
+  let cut = false
+  const child = (value: unknown): unknown => {
+    const converted = convert(value, direction, depth + 1)
+    height = Math.max(height, converted.height + 1)
+    cut ||= converted.cut
+    return converted.value
   }
   const result: JsonSchema = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-') || openApiOnly.has(key)) continue
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.split('/').at(-1) ?? schema.$ref
+    result.description = `a ${cleanText(name)} (recursive; not checked here)`
+    return remember(schema, direction, { value: sealJson(result), height: 0, cut: false })
+  }
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key) || key.startsWith('x-') || openApiOnly.has(key)) continue
+    const value = schema[key]
     if (schemaMaps.includes(key) && isRecord(value)) {
       const map: JsonSchema = {}
-      for (const [name, item] of Object.entries(value)) {
+      for (const name in value) {
+        if (!Object.hasOwn(value, name)) continue
+        const item = value[name]
         if (key === 'properties' && hiddenIn(item, direction)) continue
-        map[name] = convert(item, direction, depth + 1)
+        map[name] = child(item)
       }
-      result[key] = map
-    } else if (schemaLists.includes(key) && Array.isArray(value)) {
-      result[key] = value.map((item) => convert(item, direction, depth + 1))
+      result[key] = sealJson(map)
+    } else if ((schemaLists.includes(key) || key === 'items') && Array.isArray(value)) {
+      result[key] = sealJson(value.map(child))
     } else if (schemaValues.includes(key) && (isRecord(value) || typeof value === 'boolean')) {
-      result[key] = convert(value, direction, depth + 1)
-    } else if (key === 'items' && Array.isArray(value)) {
-      result[key] = value.map((item) => convert(item, direction, depth + 1))
+      result[key] = child(value)
     } else if ((key === 'description' || key === 'title') && typeof value === 'string') {
       result[key] = cleanText(value)
     } else {
-      result[key] = value
+      result[key] = frozenCopy(value)
     }
   }
   if ('example' in schema && !('examples' in schema) && schema.example !== undefined) {
-    result.examples = [schema.example]
+    result.examples = sealJson([frozenCopy(schema.example)])
   }
   if (Array.isArray(result.required) && isRecord(result.properties)) {
     const properties = result.properties
-    result.required = result.required.filter((name) => typeof name === 'string' && name in properties)
-    if ((result.required as string[]).length === 0) delete result.required
+    const required = result.required.filter((name) => typeof name === 'string' && name in properties)
+    if (required.length === 0) delete result.required
+    else result.required = sealJson(required)
   }
   if (direction === 'response' && result.additionalProperties === false) {
     // Answers often carry more than their document says; that is no reason to fail a call.
     delete result.additionalProperties
   }
   rewrite30(schema, result)
-  return result
+  return remember(schema, direction, { value: sealJson(result), height, cut })
+}
+
+function remember(schema: object, direction: Direction, converted: Converted): Converted {
+  if (!converted.cut) memos[direction].set(schema, converted)
+  return converted
 }
 
 function hiddenIn(property: unknown, direction: Direction): boolean {
@@ -89,8 +150,9 @@ function hiddenIn(property: unknown, direction: Direction): boolean {
 /** OpenAPI 3.0's `nullable` and boolean exclusive bounds, as JSON Schema says them. */
 function rewrite30(source: Record<string, unknown>, result: JsonSchema): void {
   if (source.nullable === true) {
-    if (typeof result.type === 'string') result.type = [result.type, 'null']
-    if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null]
+    if (typeof result.type === 'string') result.type = sealJson([result.type, 'null'])
+    if (Array.isArray(result.enum) && !result.enum.includes(null))
+      result.enum = sealJson([...result.enum, null])
   }
   for (const [flag, bound] of [
     ['exclusiveMinimum', 'minimum'],

@@ -1,7 +1,7 @@
 // Which operations become tools: `include` (default: all) then `exclude`. An entry matches an
 // operation by its tool name or operationId (`getPet`, globs: `get*`), by a tag (`tag:pets`,
-// `tag:admin*`), or by method and path (`GET /pets/*`, `* /admin/*`). `*` matches any run of
-// characters, `?` one.
+// `tag:admin*`), by a path prefix (`path:/repos`: `/repos` and every path under it), or by method
+// and path (`GET /pets/*`, `* /admin/*`). `*` matches any run of characters, `?` one.
 
 import type { Operation } from './operations.js'
 
@@ -23,6 +23,10 @@ function matcher(entry: string): (operation: Operation, name: string) => boolean
   if (trimmed.startsWith('tag:')) {
     const tag = glob(trimmed.slice(4))
     return (operation) => operation.tags.some((name) => tag.test(name))
+  }
+  if (trimmed.startsWith('path:')) {
+    const prefix = trimmed.slice(5).trim().replace(/\/+$/, '')
+    return (operation) => operation.path === prefix || operation.path.startsWith(`${prefix}/`)
   }
   const route = /^([A-Za-z*?]+)\s+(\/.*)$/.exec(trimmed)
   if (route) {

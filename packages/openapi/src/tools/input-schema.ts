@@ -5,7 +5,7 @@
 // describe are refused, unless a flattened body declares `additionalProperties` (then they go in
 // the body).
 
-import type { JsonSchema } from '../schema/json-schema.js'
+import { deepFreeze, type JsonSchema } from '../schema/json-schema.js'
 import type { Operation, Parameter } from './operations.js'
 
 export interface ArgumentPlan {
@@ -63,5 +63,6 @@ export function inputOf(operation: Operation): { schema: JsonSchema; plan: Argum
   }
   const inputSchema: JsonSchema = { type: 'object', properties, additionalProperties: additional }
   if (required.length > 0) inputSchema.required = [...new Set(required)]
-  return { schema: inputSchema, plan }
+  // Frozen, as the converted schemas in it are: the registry keeps it without a copy.
+  return { schema: deepFreeze(inputSchema), plan }
 }

@@ -2,9 +2,10 @@
 // merged in, the operation's own winning), the request body's media type and schema, the
 // responses and the security requirements that apply to it.
 
+import { sealJson } from '@mcp-kit/server/internal'
 import type { OpenApiDocument } from '../document/load.js'
 import { cleanText } from '../schema/clean-text.js'
-import { type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
+import { deepFreeze, frozenCopy, type JsonSchema, toJsonSchema } from '../schema/json-schema.js'
 
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -65,8 +66,17 @@ const defaultStyles: Record<ParameterLocation, string> = {
   cookie: 'form',
 }
 
+// A parameter many operations share (`#/components/parameters/owner`) is made once.
+const parameters = new WeakMap<object, Parameter | undefined>()
+
 function parameterOf(raw: unknown): Parameter | undefined {
-  if (!isRecord(raw) || typeof raw.name !== 'string') return undefined
+  if (!isRecord(raw)) return undefined
+  if (!parameters.has(raw)) parameters.set(raw, newParameter(raw))
+  return parameters.get(raw)
+}
+
+function newParameter(raw: Json): Parameter | undefined {
+  if (typeof raw.name !== 'string') return undefined
   const location = raw.in
   if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') return
   if (location === 'header' && ignoredHeaders.has(raw.name.toLowerCase())) return undefined
@@ -77,11 +87,14 @@ function parameterOf(raw: unknown): Parameter | undefined {
     schema = isRecord(media) ? media.schema : undefined
     json = true
   }
-  const converted = toJsonSchema(schema ?? {}, 'request')
+  const shared = toJsonSchema(schema ?? {}, 'request')
+  // The parameter's own words go on a copy: the converted schema may be shared (a component).
+  const extra: JsonSchema = {}
   const description = text(raw.description)
-  if (description !== undefined && converted.description === undefined) converted.description = description
-  if (raw.deprecated === true) converted.deprecated = true
-  if (raw.example !== undefined && converted.examples === undefined) converted.examples = [raw.example]
+  if (description !== undefined && shared.description === undefined) extra.description = description
+  if (raw.deprecated === true) extra.deprecated = true
+  if (raw.example !== undefined && shared.examples === undefined) extra.examples = [frozenCopy(raw.example)]
+  const converted = Object.keys(extra).length === 0 ? shared : deepFreeze({ ...shared, ...extra })
   const style = typeof raw.style === 'string' ? raw.style : defaultStyles[location]
   return {
     name: raw.name,
@@ -112,9 +125,12 @@ function bodyOf(raw: unknown): RequestBody | undefined {
     const mediaType = types.find(accepts)
     if (mediaType === undefined) continue
     const media = raw.content[mediaType]
-    const schema = toJsonSchema(isRecord(media) ? (media.schema ?? {}) : {}, 'request')
+    const shared = toJsonSchema(isRecord(media) ? (media.schema ?? {}) : {}, 'request')
     const description = text(raw.description)
-    if (description !== undefined && schema.description === undefined) schema.description = description
+    const schema =
+      description !== undefined && shared.description === undefined
+        ? sealJson({ ...shared, description })
+        : shared
     return {
       required: raw.required === true,
       mediaType: mediaType === '*/*' ? 'application/json' : mediaType,

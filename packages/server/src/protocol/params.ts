@@ -66,10 +66,11 @@ export function optionalObject(
   return value
 }
 
-export function optionalCursor(params: Record<string, unknown>): void {
+export function optionalCursor(params: Record<string, unknown>): string | undefined {
   const cursor = params.cursor
   if (cursor !== undefined && typeof cursor !== 'string')
     throw invalidParams(`'cursor' must be a string (got ${kind(cursor)})`)
+  return cursor
 }
 
 export interface CallToolParams {

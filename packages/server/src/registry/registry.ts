@@ -1,7 +1,8 @@
 // A ToolRegistry holds what a server offers: tools (name + JSON Schema + handler), resources
 // (static URIs and URI templates), prompts and their completions. It is plain data plus
 // handlers; the runtime and the transports serve it. Every definition is checked when it is
-// registered, so a mistake fails at start-up with a message naming it, not at the first call.
+// registered, so a mistake fails at start-up with a message naming it; only compiling a tool's
+// schemas waits for its first call (the runtime's), so start-up does not grow with every schema.
 
 import {
   checkHint,

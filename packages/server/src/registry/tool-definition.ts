@@ -1,6 +1,6 @@
 // What registering a tool checks and keeps: its name, texts, scopes and task settings; its schemas
-// as frozen, compiled JSON Schema (a validator's obtained from it: standard-schema.ts); and the
-// handler, behind the validator when the inputSchema is one.
+// as frozen JSON Schema (a validator's obtained from it: standard-schema.ts), compiled by the
+// runtime at the tool's first call; and the handler, behind the validator when the inputSchema is one.
 
 import { checkName, checkText, emptyInputSchema, plainSchema, prepareSchema, refuse } from './checks.js'
 import type { JsonSchema } from './schema-types.js'

@@ -4,7 +4,7 @@
 // trace entry per call. These are the context-taking entry points (RuntimeInternals) that the
 // transports use and that runtime.ts wraps for in-process calls.
 
-import { formatProblems, validateArguments } from '@mcp-kit/schema'
+import { formatProblems, SchemaError, type ValidationResult, validateArguments } from '@mcp-kit/schema'
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import { principalOf } from '../auth/principal.js'
 import type { HandlerContext } from '../context.js'
@@ -19,6 +19,23 @@ import { toCallToolResult, toGetPromptResult, toolErrorResult, toReadResourceRes
 import type { RuntimeInternals, RuntimeOptions } from './types.js'
 
 const passed = { ok: true } as const
+
+type Checked = ValidationResult | { ok: false; broken: string }
+
+/**
+ * A value checked against one of a tool's schemas. The validator is compiled here, at the tool's
+ * first call, and cached by the frozen schema's identity, so a registry of many tools starts
+ * without compiling any. A schema that cannot be compiled is `broken`: the call fails, naming it.
+ */
+function check(name: string, field: string, value: unknown, schema: unknown): Checked {
+  try {
+    return validateArguments(value, schema)
+  } catch (error) {
+    if (!SchemaError.isInstance(error)) throw error
+    const reason = error.message.replace(/^invalid input schema: /, '')
+    return { ok: false, broken: `Tool '${name}' has an invalid ${field}: ${reason}` }
+  }
+}
 
 /**
  * Errors a handler's call must let through to the edge instead of turning them into a tool error
@@ -107,10 +124,13 @@ export function createCalls(
     }
     let errorCode: string | undefined
     let result: CallToolResult
-    const check = tool.passthrough === true ? passed : validateArguments(args, tool.inputSchema)
-    if (!check.ok) {
-      errorCode = 'invalid_arguments'
-      result = toolErrorResult(`Invalid arguments for tool '${name}':\n${formatProblems(check.errors)}`)
+    const checked = tool.passthrough === true ? passed : check(name, 'inputSchema', args, tool.inputSchema)
+    if (!checked.ok) {
+      const broken = 'broken' in checked
+      errorCode = broken ? 'invalid_definition' : 'invalid_arguments'
+      result = toolErrorResult(
+        broken ? checked.broken : `Invalid arguments for tool '${name}':\n${formatProblems(checked.errors)}`,
+      )
     } else {
       try {
         result = toCallToolResult(await tool.handler(args, context))
@@ -146,11 +166,14 @@ export function createCalls(
             `Tool '${name}' declares an outputSchema but returned no structuredContent`,
           )
         } else {
-          const output = validateArguments(result.structuredContent, tool.outputSchema)
+          const output = check(name, 'outputSchema', result.structuredContent, tool.outputSchema)
           if (!output.ok) {
-            errorCode = 'tool_error'
+            const broken = 'broken' in output
+            errorCode = broken ? 'invalid_definition' : 'tool_error'
             result = toolErrorResult(
-              `Tool '${name}' returned structuredContent that does not match its outputSchema:\n${formatProblems(output.errors)}`,
+              broken
+                ? output.broken
+                : `Tool '${name}' returned structuredContent that does not match its outputSchema:\n${formatProblems(output.errors)}`,
             )
           }
         }

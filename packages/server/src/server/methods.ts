@@ -1,6 +1,7 @@
 // The methods both protocol eras share, answered from a runtime: lists, calls, reads, prompts,
 // completions. Each takes checked params and a handler context and returns the bare result; the
-// edges add what their era wants (resultType, serverInfo, cache hints, error codes).
+// edges add what their era wants (resultType, serverInfo, cache hints, error codes). Lists come a
+// page at a time (list-pages.ts).
 
 import type { HandlerContext } from '../context.js'
 import {
@@ -11,22 +12,30 @@ import {
   requiredString,
 } from '../protocol/params.js'
 import type { Runtime, RuntimeInternals } from '../runtime/runtime.js'
+import { type ListKind, listPage } from './list-pages.js'
 
 export type MethodHandler = (
   params: Record<string, unknown>,
   context: HandlerContext,
 ) => Promise<Record<string, unknown>> | Record<string, unknown>
 
+/** One page of a list as a result: `{ [list]: items, nextCursor? }`. */
+function paged<T extends object>(
+  list: ListKind,
+  items: readonly T[],
+  key: (item: T) => string,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const page = listPage(list, items, key, optionalCursor(params))
+  const result: Record<string, unknown> = { [list]: page.items }
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
+  return result
+}
+
 /** The methods of both eras, by name. */
 export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Map<string, MethodHandler> {
   return new Map<string, MethodHandler>([
-    [
-      'tools/list',
-      (params) => {
-        optionalCursor(params)
-        return { tools: runtime.listTools() }
-      },
-    ],
+    ['tools/list', (params) => paged('tools', runtime.listTools(), (tool) => tool.name, params)],
     [
       'tools/call',
       (params, context) => {
@@ -36,30 +45,24 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
     ],
     [
       'resources/list',
-      (params) => {
-        optionalCursor(params)
-        return { resources: runtime.listResources() }
-      },
+      (params) => paged('resources', runtime.listResources(), (resource) => resource.uri, params),
     ],
     [
       'resources/templates/list',
-      (params) => {
-        optionalCursor(params)
-        return { resourceTemplates: runtime.listResourceTemplates() }
-      },
+      (params) =>
+        paged(
+          'resourceTemplates',
+          runtime.listResourceTemplates(),
+          (template) => template.uriTemplate,
+          params,
+        ),
     ],
     [
       'resources/read',
       (params, context) =>
         internals.readResource(requiredString(params, 'uri'), context) as Promise<Record<string, unknown>>,
     ],
-    [
-      'prompts/list',
-      (params) => {
-        optionalCursor(params)
-        return { prompts: runtime.listPrompts() }
-      },
-    ],
+    ['prompts/list', (params) => paged('prompts', runtime.listPrompts(), (prompt) => prompt.name, params)],
     [
       'prompts/get',
       (params, context) => {

@@ -15,6 +15,11 @@ export interface InspectDocument {
   capabilities: Record<string, unknown>
   instructions?: string
   schemaHash: string
+  /**
+   * How big the tools list is, as a model would be given it: the bytes of its JSON (the tools of
+   * every page together) and an estimate of its tokens, bytes ÷ 4.
+   */
+  toolsListSize: { bytes: number; approximateTokens: number }
   tools: Tool[]
   resources: Resource[]
   resourceTemplates: ResourceTemplate[]
@@ -24,10 +29,19 @@ export interface InspectDocument {
 
 type ListName = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
 
-/** Lists everything the server advertises, concurrently; a failing list is reported, not fatal. */
+// A common rule of thumb for English and JSON with today's tokenizers; said wherever it is shown.
+const bytesPerToken = 4
+
+/** The size of `{ "tools": [...] }` as JSON, and its tokens estimated as bytes ÷ 4. */
+function listSize(tools: readonly Tool[]): InspectDocument['toolsListSize'] {
+  const bytes = Buffer.byteLength(JSON.stringify({ tools }))
+  return { bytes, approximateTokens: Math.round(bytes / bytesPerToken) }
+}
+
 /** How long inspect waits for resource templates before taking them as none. */
 const templatesTimeoutMs = 5_000
 
+/** Lists everything the server advertises, concurrently; a failing list is reported, not fatal. */
 export async function collectInspectDocument(
   session: Session,
   reference: string,
@@ -81,6 +95,7 @@ export async function collectInspectDocument(
     launch,
     capabilities: capabilities as Record<string, unknown>,
     schemaHash: hashTools(tools),
+    toolsListSize: listSize(tools),
     tools,
     resources,
     resourceTemplates,

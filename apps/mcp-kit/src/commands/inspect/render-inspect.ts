@@ -76,6 +76,20 @@ function cacheList(hints: NonNullable<InspectDocument['cacheHints']>): string {
   return [...groups].map(([hint, methods]) => `${hint} (${methods.map(sanitizeLine).join(', ')})`).join('; ')
 }
 
+/** 812 B, 14.2 KiB, 11.1 MiB. */
+function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
+}
+
+/** 450, 12.3 thousand, 2.92 million. */
+function count(value: number): string {
+  if (value < 10_000) return value.toLocaleString('en-US')
+  if (value < 1_000_000) return `${(value / 1000).toFixed(1)} thousand`
+  return `${(value / 1_000_000).toFixed(2)} million`
+}
+
 export function renderInspect(document: InspectDocument, style: Style): string {
   const lines: string[] = []
   const server = document.server
@@ -92,6 +106,12 @@ export function renderInspect(document: InspectDocument, style: Style): string {
   }
   if (document.instructions) lines.push(`Instructions: ${clip(document.instructions, 300)}`)
   lines.push(style.dim(`Schema hash: ${document.schemaHash}`))
+  const size = document.toolsListSize
+  lines.push(
+    style.dim(
+      `Tools list: ${byteSize(size.bytes)} of JSON, about ${count(size.approximateTokens)} tokens (bytes ÷ 4)`,
+    ),
+  )
 
   lines.push('', style.bold(`Tools (${document.tools.length})`))
   for (const tool of document.tools) {

@@ -55,7 +55,7 @@ export function builder(yargs: Argv) {
     .option('openapi-strict-responses', {
       type: 'boolean',
       describe:
-        "Refuse a 2xx answer that does not match the API's document, and declare the document's schemas as output schemas (default: return it, with warnings in the result's _meta)",
+        "Refuse a 2xx answer that does not match the API's document (default: return it, with warnings in the result's _meta; always on when --openapi-output-schemas declares schemas)",
     })
     .option('openapi-allow-remote-refs', {
       type: 'boolean',
@@ -76,6 +76,33 @@ export function builder(yargs: Argv) {
       type: 'string',
       array: true,
       describe: 'Leave out these operations (written as for --openapi-include)',
+    })
+    .option('openapi-include-tag', {
+      type: 'string',
+      array: true,
+      describe: 'Offer only the operations with this tag (as --openapi-include tag:NAME)',
+    })
+    .option('openapi-exclude-tag', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out the operations with this tag',
+    })
+    .option('openapi-include-path', {
+      type: 'string',
+      array: true,
+      describe:
+        'Offer only the operations at this path or under it, e.g. /repos (as --openapi-include path:/repos)',
+    })
+    .option('openapi-exclude-path', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out the operations at this path or under it',
+    })
+    .option('openapi-output-schemas', {
+      type: 'string',
+      choices: ['full', 'compact', 'none'],
+      describe:
+        'The output schemas tools declare: none (default: answers off the document still come, with warnings), compact (no descriptions or examples below the top level) or full; a declared schema makes answers strict',
     })
     .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
     .option('idle-stop', {

@@ -51,7 +51,33 @@ const settingFlags = [
   ['openapiStrictResponses', '--openapi-strict-responses'],
   ['openapiAllowRemoteRefs', '--openapi-allow-remote-refs'],
   ['openapiFiles', '--openapi-files'],
+  ['openapiIncludeTag', '--openapi-include-tag'],
+  ['openapiExcludeTag', '--openapi-exclude-tag'],
+  ['openapiIncludePath', '--openapi-include-path'],
+  ['openapiExcludePath', '--openapi-exclude-path'],
+  ['openapiOutputSchemas', '--openapi-output-schemas'],
 ] as const
+
+/** Filter entries of the library (`tag:NAME`, `path:/prefix`) from the flags; undefined when none. */
+function filterEntries(
+  entries: readonly string[] | undefined,
+  tags: readonly string[] | undefined,
+  paths: readonly string[] | undefined,
+): string[] | undefined {
+  if (entries === undefined && tags === undefined && paths === undefined) return undefined
+  return [
+    ...(entries ?? []),
+    ...(tags ?? []).map((tag) => `tag:${tag}`),
+    ...(paths ?? []).map((path) => {
+      if (!path.startsWith('/'))
+        throw new CliError(
+          'usage',
+          `--openapi-include-path and --openapi-exclude-path take a path that starts with '/' (got ${JSON.stringify(path)})`,
+        )
+      return `path:${path}`
+    }),
+  ]
+}
 
 /** Seconds → ms, checked (`--openapi-timeout`, a config entry's `timeout`). */
 function timeoutMs(seconds: number, what: string): number {
@@ -75,7 +101,10 @@ export function openApiTargets(args: ServeArguments, cwd = process.cwd()): OpenA
   const settings = settingFlags.filter(([key]) => args[key] !== undefined)
   if (specs.length === 0) {
     if (settings.length > 0)
-      throw new CliError('usage', `${settings.map(([, flag]) => flag).join(', ')} need --openapi SPEC`)
+      throw new CliError(
+        'usage',
+        `${settings.map(([, flag]) => flag).join(', ')} ${settings.length === 1 ? 'needs' : 'need'} --openapi SPEC`,
+      )
     return []
   }
   if (specs.length > 1 && settings.length > 0) {
@@ -93,8 +122,13 @@ export function openApiTargets(args: ServeArguments, cwd = process.cwd()): OpenA
     if (headers !== undefined) options.headers = headers
     const forced = headersOf(args.openapiForceHeader, '--openapi-force-header')
     if (forced !== undefined) options.forcedHeaders = forced
-    if (args.openapiInclude !== undefined) options.include = args.openapiInclude
-    if (args.openapiExclude !== undefined) options.exclude = args.openapiExclude
+    const include = filterEntries(args.openapiInclude, args.openapiIncludeTag, args.openapiIncludePath)
+    if (include !== undefined) options.include = include
+    const exclude = filterEntries(args.openapiExclude, args.openapiExcludeTag, args.openapiExcludePath)
+    if (exclude !== undefined) options.exclude = exclude
+    if (args.openapiOutputSchemas !== undefined) {
+      options.outputSchemas = args.openapiOutputSchemas as NonNullable<OpenApiToolOptions['outputSchemas']>
+    }
     if (args.openapiTimeout !== undefined)
       options.timeoutMs = timeoutMs(args.openapiTimeout, '--openapi-timeout')
     if (args.openapiMaxResponse !== undefined)

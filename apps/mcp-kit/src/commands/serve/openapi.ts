@@ -154,11 +154,12 @@ export async function addApis(
 ): Promise<string[]> {
   if (served.apis.length === 0) return []
   const { credentialsFromEnvironment, openApiTools } = await import('@mcp-kit/openapi')
-  const { defaultPrefix, namespacedName } = await import('@mcp-kit/gateway')
-  const { nameFor } = await import('./upstreams.js')
+  // Alone, the tools keep their names: the gateway's naming (and what it loads) is not needed.
+  const naming = alone ? undefined : await import('@mcp-kit/gateway')
+  const { nameFor } = servers.length === 0 ? { nameFor: undefined } : await import('./upstreams.js')
   const taken = new Set([
     ...served.upstreamNames,
-    ...servers.map((target) => nameFor(target, namedSpec.exec(target)?.[2] ?? target)),
+    ...servers.map((target) => nameFor?.(target, namedSpec.exec(target)?.[2] ?? target) ?? target),
   ])
   const names: string[] = []
   for (const api of served.apis) {
@@ -169,7 +170,8 @@ export async function addApis(
         `${api.from}: two upstreams are named '${name}': name one with ${name}2=SPEC`,
       )
     }
-    const prefix = name === undefined ? '' : (api.prefix ?? defaultPrefix(name))
+    const prefix =
+      name === undefined || naming === undefined ? '' : (api.prefix ?? naming.defaultPrefix(name))
     if (api.name === undefined) warnUnnamed(api, io)
     try {
       const tools = openApiTools(api.document, {
@@ -184,7 +186,8 @@ export async function addApis(
         for (const tool of tools) {
           registry.tool({
             ...tool.definition,
-            name: prefix === '' ? tool.name : namespacedName(prefix, tool.name),
+            name:
+              prefix === '' || naming === undefined ? tool.name : naming.namespacedName(prefix, tool.name),
           })
         }
       })

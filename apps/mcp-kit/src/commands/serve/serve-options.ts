@@ -30,6 +30,11 @@ export interface ServeArguments {
   openapiAllowRemoteRefs?: boolean
   /** The directory `@name` file arguments are read from. */
   openapiFiles?: string
+  openapiIncludeTag?: string[]
+  openapiExcludeTag?: string[]
+  openapiIncludePath?: string[]
+  openapiExcludePath?: string[]
+  openapiOutputSchemas?: string
   /** What the OpenAPI documents are served as (set by runServe, for messages). */
   apiNames?: string[]
   store?: string
