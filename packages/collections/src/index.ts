@@ -29,9 +29,12 @@ export { collectionSchema } from './file/schema-check.js'
 // Running: a collection, or some of its steps, against live servers
 
 export { answersHandler } from './run/answers.js'
+export { observationOf } from './run/execute.js'
 export type { RunOptions, ServerConnection } from './run/run-collection.js'
-export { runCollection } from './run/run-collection.js'
+export { runCollection, selectSteps } from './run/run-collection.js'
 export type { ReferenceResolver } from './run/servers.js'
+export type { VariableSources } from './run/variables.js'
+export { runVariables } from './run/variables.js'
 
 // Recording: calls as steps, and snapshots brought up to date
 

@@ -10,11 +10,13 @@ import * as generate from './generate/command.js'
 import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
+import * as record from './record/command.js'
 import * as registry from './registry/command.js'
 import * as serve from './serve/command.js'
 import * as sessions from './sessions/command.js'
 import * as shell from './shell/command.js'
 import * as task from './task/command.js'
+import * as test from './test/command.js'
 import * as watch from './watch/command.js'
 
 export const commands = [
@@ -28,6 +30,8 @@ export const commands = [
   shell,
   profile,
   generate,
+  test,
+  record,
   registry,
   auth,
   serve,
@@ -46,4 +50,5 @@ export const commandLineCommands = [
   'generate',
   'profile create',
   'profile version',
+  'record',
 ]

@@ -14,6 +14,8 @@ export interface UpdatedSnapshots {
   collection: Collection
   /** The steps (0-based indexes) whose expectations were rewritten. */
   updated: number[]
+  /** Those of them whose every failure was an observation: they pass against the rewritten file. */
+  passing: number[]
 }
 
 export async function updateSnapshots(
@@ -23,6 +25,7 @@ export async function updateSnapshots(
   const { hashTools } = await import('@mcp-kit/schema')
   let updated = collection
   const indexes: number[] = []
+  const passing: number[] = []
   for (const step of result.steps) {
     const observation = step.observation
     if (step.status !== 'failed' || observation === undefined) continue
@@ -49,6 +52,7 @@ export async function updateSnapshots(
     if (expect.task !== undefined) changes.task = observation.task
     updated = setExpectations(updated, step.index, changes)
     indexes.push(step.index)
+    if (step.failures.every((failure) => observed.has(failure.assertion))) passing.push(step.index)
   }
-  return { collection: updated, updated: indexes }
+  return { collection: updated, updated: indexes, passing }
 }

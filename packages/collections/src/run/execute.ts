@@ -57,6 +57,37 @@ function toolErrorText(result: { content?: Array<{ type: string; text?: string }
   return text === '' ? 'the tool reported an error' : text
 }
 
+/**
+ * What a call's outcome is as a step observes it: the result without its envelope (a tool's
+ * `isError` result is also the error `tool_error`), or a thrown error's code and message.
+ */
+export function observationOf(
+  outcome: { result: unknown } | { error: unknown },
+  latencyMs: number,
+  task = false,
+): Observation {
+  if ('result' in outcome) {
+    const plain = plainJson(withoutEnvelope(outcome.result))
+    const observation: Observation = { result: plain, latencyMs, task }
+    if ((plain as { isError?: unknown } | undefined)?.isError === true)
+      observation.error = { code: 'tool_error', message: toolErrorText(plain as never) }
+    return observation
+  }
+  const error = outcome.error
+  const code =
+    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'internal'
+  const rpcCode = (error as { details?: { rpcCode?: unknown } } | undefined)?.details?.rpcCode
+  return {
+    error: {
+      code,
+      message: (error as Error)?.message ?? String(error),
+      ...(typeof rpcCode === 'number' ? { rpcCode } : {}),
+    },
+    latencyMs,
+    task,
+  }
+}
+
 export async function execute(
   session: Session,
   request: Request,
@@ -88,25 +119,8 @@ export async function execute(
         result = await list(session, operation.list)
         break
     }
-    const latencyMs = performance.now() - started
-    const plain = plainJson(withoutEnvelope(result))
-    const observation: Observation = { result: plain, latencyMs, task }
-    if ((plain as { isError?: unknown }).isError === true)
-      observation.error = { code: 'tool_error', message: toolErrorText(plain as never) }
-    return observation
+    return observationOf({ result }, performance.now() - started, task)
   } catch (error) {
-    const latencyMs = performance.now() - started
-    const code =
-      typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'internal'
-    const rpcCode = (error as { details?: { rpcCode?: unknown } }).details?.rpcCode
-    return {
-      error: {
-        code,
-        message: (error as Error).message ?? String(error),
-        ...(typeof rpcCode === 'number' ? { rpcCode } : {}),
-      },
-      latencyMs,
-      task,
-    }
+    return observationOf({ error }, performance.now() - started, task)
   }
 }

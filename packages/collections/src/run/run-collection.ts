@@ -52,6 +52,8 @@ export interface RunOptions {
   stepTimeoutMs?: number
   /** Aborting stops the run: the running steps fail, the rest are skipped. */
   signal?: AbortSignal
+  /** Called as each step starts (one that runs: not a skipped one). */
+  onStepStart?(step: Step): void
   /** Called as each step ends. */
   onStep?(result: StepResult): void | Promise<void>
   /** How reference strings are resolved (default: profiles' resolveReference from the collection's directory). */
@@ -63,6 +65,19 @@ export interface RunOptions {
   /** The handler of a step's questions (default: answersHandler, the step's answers and the form's defaults). */
   inputFor?(answers: Answers | undefined, step: Step): InputHandler
 }
+
+/** Errors resolving a server that mean the file names it wrongly (not that it is down). */
+const fileProblems = new Set([
+  'invalid_collection',
+  'invalid_reference',
+  'profile_not_found',
+  'profile_invalid',
+  'missing_env',
+  'missing_secret',
+  'missing_input',
+  'invalid_input',
+  'server_not_found',
+])
 
 function pattern(grep: string | RegExp): RegExp {
   return typeof grep === 'string' ? new RegExp(grep, 'i') : grep
@@ -153,7 +168,21 @@ export async function runCollection(
   const names = [...new Set(running.map((step) => step.server))]
   const resolver = options.resolveReference ?? defaultResolver
   const resolved = new Map<string, ResolvedReference>()
-  for (const name of names) resolved.set(name, await resolveServer(collection, name, variables, resolver))
+  for (const name of names) {
+    try {
+      resolved.set(name, await resolveServer(collection, name, variables, resolver))
+    } catch (error) {
+      // A server the file names wrongly is the file's problem: say where it is.
+      const code = (error as { code?: unknown }).code
+      if (typeof code !== 'string' || !fileProblems.has(code)) throw error
+      const line = collection.serverLines[name] ?? 0
+      throw new CollectionError(
+        'invalid_collection',
+        `${collection.file || collection.name}${line > 0 ? `:${line}` : ''}: server '${name}': ${(error as Error).message}`,
+        { cause: error, details: { server: name, code } },
+      )
+    }
+  }
   const switches = new Map<string, InputSwitch>()
   const roots = async () => [{ uri: pathToFileURL(collection.directory).href, name: collection.name }]
   const sessions = new Map<string, Promise<Session>>()
@@ -213,7 +242,8 @@ export async function runCollection(
       result = skip(
         `needs \${${missing.name}}, which step ${missing.source.index + 1} '${missing.source.name}' did not capture`,
       )
-    else
+    else {
+      options.onStepStart?.(step)
       result = await runStep(step, {
         collection,
         session: () => sessions.get(step.server) as Promise<Session>,
@@ -225,6 +255,7 @@ export async function runCollection(
         signal,
         baseline: (file) => loadBaseline(collection, file),
       })
+    }
     if (result.status === 'failed' || result.status === 'error') failed = true
     results.set(step.index, result)
     await options.onStep?.(result)
