@@ -20,10 +20,16 @@ export const patternRules: ReadonlyArray<{ name: string; pattern: string; note: 
     pattern: '\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b',
     note: 'UUID',
   },
+  {
+    name: 'time-of-day',
+    pattern: '\\b\\d{1,2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:\\s?[AP]M)?\\b',
+    note: 'a time of day',
+  },
   { name: 'hex-id', pattern: '\\b[0-9a-f]{24,}\\b', note: 'a long hexadecimal id' },
 ]
 
-const timeKey = /time|date|stamp|(?:^|_)ts$|[a-z]At$|_at$|created|updated|expires/i
+const timeKey =
+  /[Tt]ime|[Dd]ate|[Ss]tamp|(?:^|_)ts$|[a-z]At(?:Ms)?$|_at(?:_ms)?$|[Cc]reated|[Uu]pdated|[Ee]xpires/
 const idKey = /(?:^|_)id$|[a-z]Id$|token|nonce|session|request|cursor|etag/i
 
 interface Leaf {
@@ -50,9 +56,30 @@ export function patternsFound(values: readonly unknown[]): Mask[] {
     .map((rule) => ({ pattern: rule.pattern, name: rule.name, note: rule.note }))
 }
 
-/** Path masks for epoch times and random-looking ids under keys named like them. */
+/**
+ * A tool result's text items that are its structuredContent as JSON (as servers are asked to
+ * send it): compared there, with the masks that apply to it, not a second time as text.
+ */
+function structuredCopies(value: unknown): Mask[] {
+  if (!isPlainObject(value) || value.structuredContent === undefined || !Array.isArray(value.content))
+    return []
+  const structured = JSON.stringify(value.structuredContent)
+  return value.content.flatMap((item, index) => {
+    if (!isPlainObject(item) || item.type !== 'text' || typeof item.text !== 'string') return []
+    try {
+      if (JSON.stringify(JSON.parse(item.text)) !== structured) return []
+    } catch {
+      return []
+    }
+    return [
+      { path: `$.content[${index}].text`, note: 'structuredContent as text: compared as structuredContent' },
+    ]
+  })
+}
+
+/** Path masks by rule: epoch times and random-looking ids under keys named like them, text copies of structuredContent. */
 export function volatileKeys(value: unknown): Mask[] {
-  const masks: Mask[] = []
+  const masks: Mask[] = structuredCopies(value)
   for (const leaf of leaves(value)) {
     const key = leaf.segments[leaf.segments.length - 1]
     if (typeof key !== 'string') continue
