@@ -80,7 +80,8 @@ export function fillPlaceholders<T>(value: T, fill: Fill, field = fill.where.fie
 
 /** Text written into a collection as it is: `${` becomes `$${`, so nothing in it is taken for a placeholder. */
 export function escapePlaceholders<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('${') ? value.replaceAll('${', '$${') : value) as T
+  if (typeof value === 'string')
+    return (value.includes('${') ? value.replaceAll('${', () => '$${') : value) as T
   if (Array.isArray(value)) return value.map((item) => escapePlaceholders(item)) as T
   if (value !== null && typeof value === 'object') {
     const result: Record<string, unknown> = {}

@@ -93,10 +93,21 @@ export function setField<Key extends Exclude<keyof CollectionDocument, 'servers'
   })
 }
 
-/** Adds (or replaces) a server. */
+/**
+ * Adds (or replaces) a server. A collection of one server gaining a second one names the first
+ * in its steps that named none, so that they run where they ran.
+ */
 export function setServer(collection: Collection, name: string, entry: ServerEntry): Collection {
+  const existing = Object.keys(collection.document.servers)
+  const only = existing.length === 1 && existing[0] !== name ? existing[0] : undefined
   return edit(collection, (document) => {
     document.setIn(['servers', name], document.createNode(entry, nodeOptions))
+    if (only === undefined) return
+    for (const step of collection.steps)
+      if (step.entry.server === undefined) {
+        const node = document.getIn(['steps', step.index], true)
+        if (isMap(node)) node.items.unshift(document.createPair('server', only))
+      }
   })
 }
 

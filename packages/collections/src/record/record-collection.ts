@@ -53,22 +53,21 @@ export async function appendCalls(
   calls: readonly RecordedCall[],
 ): Promise<Collection> {
   // A server of the same name but another launch gets a name of its own.
-  const renamed = new Map<string, string>()
+  const entries = new Map<string, ServerEntry>(Object.entries(collection.document.servers))
+  const aliases = new Map<string, string>()
+  const named = calls.map((call) => {
+    const key = `${call.server.name}\n${JSON.stringify(call.server.entry)}`
+    let name = aliases.get(key)
+    if (name === undefined) {
+      name = call.server.name
+      for (let suffix = 2; entries.has(name) && !sameEntry(entries.get(name), call.server.entry); suffix++)
+        name = `${call.server.name}-${suffix}`
+      entries.set(name, call.server.entry)
+      aliases.set(key, name)
+    }
+    return name === call.server.name ? call : { ...call, server: { ...call.server, name } }
+  })
   const servers = collection.document.servers
-  const taken = new Set(Object.keys(servers))
-  for (const call of calls) {
-    const name = call.server.name
-    if (renamed.has(name) || !taken.has(name) || sameEntry(servers[name], call.server.entry)) continue
-    let suffix = 2
-    while (taken.has(`${name}-${suffix}`)) suffix++
-    renamed.set(name, `${name}-${suffix}`)
-    taken.add(`${name}-${suffix}`)
-  }
-  const named = calls.map((call) =>
-    renamed.has(call.server.name)
-      ? { ...call, server: { ...call.server, name: renamed.get(call.server.name) as string } }
-      : call,
-  )
   const recorded = await recordedSteps(named)
   let result = collection
   for (const [name, entry] of Object.entries(recorded.servers))

@@ -24,7 +24,7 @@ export function serverName(text: string): string {
 }
 
 function keepLiteral(value: string): string {
-  return value.replaceAll('${', '$${')
+  return value.replaceAll('${', () => '$${')
 }
 
 function variableName(text: string): string {

@@ -11,7 +11,7 @@ function withRelativeDirectory(entry: ServerEntry, directory: string): ServerEnt
   if (typeof entry !== 'object' || entry.cwd === undefined) return entry
   const path = relative(directory, entry.cwd).split('\\').join('/')
   const { cwd: _absolute, ...rest } = entry
-  return path === '' ? rest : { ...rest, cwd: path.replaceAll('${', '$${') }
+  return path === '' ? rest : { ...rest, cwd: path.replaceAll('${', () => '$${') }
 }
 
 function placeholdersOf(entry: ServerEntry): string[] {
