@@ -120,6 +120,25 @@ describe('the example collections', () => {
   }, 90_000)
 })
 
+describe('the README', () => {
+  it("the Collections section's examples print what it shows", async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const section = readme.slice(
+      readme.indexOf('## Collections'),
+      readme.indexOf('\n## ', readme.indexOf('## Collections') + 3),
+    )
+    const examples = [...section.matchAll(/```sh\n\$ mcp-kit (.*)\n([\s\S]*?)```/g)]
+      .map(([, command, output]) => ({ command: command as string, output: output as string }))
+      .filter((example) => !example.output.includes('…'))
+    expect(examples.length).toBeGreaterThan(0)
+    for (const example of examples) {
+      const result = await runCli(example.command.split(' '), { cwd: root, timeoutMs: 60_000 })
+      expect(result.stdout, example.command).toBe(example.output)
+    }
+  }, 90_000)
+})
+
 describe('bad collections and servers', () => {
   it('a bad file: one line naming the file, the step and its line; exit 2; nothing runs', async () => {
     const file = join(directory, 'bad.yaml')
@@ -238,6 +257,24 @@ describe('the run', () => {
       'skipped',
       undefined,
     ])
+  }, 90_000)
+
+  it("a question the step's answers leave open fails the step, naming the field; titled choices answer by title", async () => {
+    const file = join(directory, 'unanswered.yaml')
+    writeFileSync(
+      file,
+      `servers:\n  everything: "mcp+node://${npmServers.everything}"\nsteps:\n  - call: trigger-elicitation-request\n    answers: { integer: 3 }\n  - call: trigger-elicitation-request\n    answers: { name: Ada, titledSingleSelectEnum: Wonder Woman }\n    expect:\n      json: [{ path: "$.content[2].text", contains: '"titledSingleSelectEnum": "hero-3"' }]\n`,
+    )
+    const result = await runCli(['test', file, '--reporter', 'ndjson'], { timeoutMs: 60_000 })
+    expect(result.code).toBe(1)
+    const [open, titled] = records(result.stdout) as Array<{
+      status: string
+      failures?: Array<{ message: string }>
+    }>
+    expect(open?.failures?.[0]?.message).toMatch(
+      /^failed with input_required: .*the server asks "Please provide inputs for the following fields:" and needs 'name': give it in the step's answers$/,
+    )
+    expect(titled?.status).toBe('passed')
   }, 90_000)
 
   it('a line per step on a terminal, with the failures under the step', async () => {

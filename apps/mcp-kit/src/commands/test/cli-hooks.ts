@@ -34,16 +34,27 @@ export function cliConnect(args: ConnectionArguments, io: Io) {
 }
 
 /**
- * A step's answers through the CLI's question handling (`--input-json`, the form's defaults,
- * titled choices), with no terminal to ask on: what the answers leave out fails the step.
+ * A step's answers through the CLI's question handling (`--input` and `--input-json`, the form's
+ * defaults, titled choices), with no terminal to ask on: what the answers leave out fails the step.
  */
 export async function cliInputFor(args: ConnectionArguments, io: Io) {
   const { answersHandler } = await import('@mcp-kit/collections')
   const { ClientError } = await import('@mcp-kit/client')
   return (answers: Answers | undefined): InputHandler => {
     if (typeof answers === 'string') return answersHandler(answers)
+    // Text answers go as --input does (a titled choice by its title, text taken as the field's
+    // type asks); other values as --input-json.
+    const entries = Object.entries(answers ?? {})
     const handler = createInputHandler(
-      { 'input-json': JSON.stringify(answers ?? {}), root: args.root },
+      {
+        input: entries
+          .filter(([, value]) => typeof value === 'string')
+          .map(([name, value]) => `${name}=${value}`),
+        'input-json': JSON.stringify(
+          Object.fromEntries(entries.filter(([, value]) => typeof value !== 'string')),
+        ),
+        root: args.root,
+      },
       io,
       () => undefined,
     )
