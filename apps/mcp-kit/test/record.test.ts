@@ -139,6 +139,11 @@ describe('a recorded session', () => {
         terminal.press('Enter')
       }
       await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/friendly greeting for Ada/)
+      // Ctrl-C at the prompt (twice) is the shell's: the recording goes on.
+      terminal.type('half a line')
+      terminal.press('C-c')
+      terminal.press('C-c')
+      await expect.poll(terminal.screen, { timeout: 10_000 }).toMatch(/\^C\n.*\^C/)
       terminal.type('exit')
       terminal.press('Enter')
       await expect.poll(terminal.screen, { timeout: 20_000 }).toMatch(/exit=0/)
@@ -155,6 +160,26 @@ describe('a recorded session', () => {
     expect(replay.code).toBe(0)
     expect((records(replay.stdout) as StepRecord[]).filter((line) => line.type === 'step')).toHaveLength(5)
   }, 90_000)
+
+  it("Ctrl-C is the recorded command's: mcp-kit record keeps recording until the command ends", async () => {
+    const out = join(directory, 'interrupted.yaml')
+    const call = `${cli} cat @demo/echo message=`
+    const result = await runCli(
+      ['record', '--out', out, '--', 'sh', '-c', `${call}one && sleep 2 && ${call}two`],
+      {
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          // While the command runs (it takes seconds), two interrupts, as a terminal sends them.
+          setTimeout(() => child.kill('SIGINT'), 800)
+          setTimeout(() => child.kill('SIGINT'), 1000)
+        },
+      },
+    )
+    expect(result.code).toBe(0)
+    expect(
+      parse(readFileSync(out, 'utf8')).steps.map((step: { arguments?: unknown }) => step.arguments),
+    ).toEqual([undefined, { message: 'one' }, { message: 'two' }])
+  }, 60_000)
 
   it('nothing recorded: said so, the file left alone, exit 1', async () => {
     const out = join(directory, 'empty.yaml')

@@ -1,7 +1,7 @@
 // `mcp-kit record --out FILE -- <command…>`: the command runs (no shell, the terminal its own)
 // with $MCP_KIT_RECORD naming a spool file; every mcp-kit it starts appends its calls there
 // (commands/record/session-recorder.ts). When it ends, the spool becomes the collection. The
-// exit code is the command's: recording hides no failure.
+// exit code is the command's: recording hides no failure. Ctrl-C is the command's to handle.
 
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -55,6 +55,14 @@ export async function runRecord(args: RecordArguments, io: Io): Promise<number> 
     )
   const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-record-'))
   const spool = join(directory, 'calls.ndjson')
+  // Ctrl-C on a terminal reaches the whole foreground group: it is the command's (a shell's
+  // Ctrl-C cancels a call there), never a reason to stop recording. SIGTERM still ends both.
+  const interruptHandlers = process.listeners('SIGINT')
+  const ignore = () => {}
+  if (io.stdin === process.stdin) {
+    process.removeAllListeners('SIGINT')
+    process.on('SIGINT', ignore)
+  }
   try {
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(program, programArguments, {
@@ -96,6 +104,10 @@ export async function runRecord(args: RecordArguments, io: Io): Promise<number> 
     if (!args.quiet) writeDiagnostic(io, written.summary)
     return code
   } finally {
+    if (io.stdin === process.stdin) {
+      process.off('SIGINT', ignore)
+      for (const handler of interruptHandlers) process.on('SIGINT', handler)
+    }
     rmSync(directory, { recursive: true, force: true })
   }
 }
