@@ -3,23 +3,16 @@
 // or, in parallel mode, each server's steps in order with the servers side by side. `bail` skips
 // what follows a failure; the caller's signal (a total time limit) stops the run.
 
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ConnectOptions, InputHandler, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import type {
-  Answers,
-  BaselineTool,
-  Collection,
-  CollectionResult,
-  Step,
-  StepResult,
-} from '../collection-types.js'
+import type { Answers, Collection, CollectionResult, Step, StepResult } from '../collection-types.js'
 import { durationMs } from '../durations.js'
 import { CollectionError } from '../errors.js'
 import { answersHandler, type InputSwitch, inputSwitch } from './answers.js'
+import { loadBaseline } from './baseline.js'
 import { runStep } from './run-step.js'
+import { captureSources, selectSteps } from './select-steps.js'
 import { defaultResolver, protocolOf, type ReferenceResolver, resolveServer } from './servers.js'
 import { runVariables } from './variables.js'
 
@@ -78,69 +71,6 @@ const fileProblems = new Set([
   'invalid_input',
   'server_not_found',
 ])
-
-function pattern(grep: string | RegExp): RegExp {
-  return typeof grep === 'string' ? new RegExp(grep, 'i') : grep
-}
-
-/** The steps to run: those `grep` and `only` pick, and those whose captures they use, in file order. */
-export function selectSteps(
-  collection: Collection,
-  grep: string | RegExp | undefined,
-  only?: readonly number[],
-): Step[] {
-  if (grep === undefined && only === undefined) return collection.steps
-  const matcher = grep === undefined ? undefined : pattern(grep)
-  const chosen = new Set(
-    collection.steps.filter(
-      (step) =>
-        (only === undefined || only.includes(step.index)) &&
-        (matcher === undefined ||
-          matcher.test(step.name) ||
-          matcher.test(`${collection.name} › ${step.name}`)),
-    ),
-  )
-  for (const step of [...collection.steps].reverse()) {
-    if (!chosen.has(step)) continue
-    for (const name of step.uses) {
-      const source = collection.steps.findLast(
-        (candidate) => candidate.index < step.index && Object.hasOwn(candidate.entry.capture ?? {}, name),
-      )
-      if (source !== undefined) chosen.add(source)
-    }
-  }
-  return collection.steps.filter((step) => chosen.has(step))
-}
-
-function captureSources(collection: Collection, step: Step): Array<{ name: string; source: Step }> {
-  return step.uses.flatMap((name) => {
-    const source = collection.steps.findLast(
-      (candidate) => candidate.index < step.index && Object.hasOwn(candidate.entry.capture ?? {}, name),
-    )
-    return source === undefined ? [] : [{ name, source }]
-  })
-}
-
-async function loadBaseline(collection: Collection, file: string): Promise<BaselineTool[]> {
-  const path = resolve(collection.directory, file)
-  let value: unknown
-  try {
-    const { parse } = await import('yaml')
-    value = parse(await readFile(path, 'utf8'))
-  } catch (error) {
-    throw new CollectionError(
-      'collection_io',
-      `cannot read the drift baseline ${file}: ${(error as Error).message}`,
-    )
-  }
-  const tools = Array.isArray(value) ? value : (value as { tools?: unknown } | null)?.tools
-  if (!Array.isArray(tools) || !tools.every((tool) => typeof tool?.name === 'string'))
-    throw new CollectionError(
-      'invalid_collection',
-      `the drift baseline ${file} is not a list of tools (or {tools: […]})`,
-    )
-  return tools as BaselineTool[]
-}
 
 export async function runCollection(
   collection: Collection,
