@@ -329,6 +329,31 @@ describe('how a run goes', () => {
     )
   })
 
+  test('parallel servers: each keeps its own captures; a capture across servers is refused', async () => {
+    const head = `servers:\n  a: { url: '${'${URL}'}' }\n  b: { url: '${'${URL}'}' }\nsteps:\n`
+    const create = (on: string) =>
+      `  - { server: ${on}, call: create, capture: { id: $.structuredContent.id } }\n`
+    const get = (on: string) =>
+      `  - { server: ${on}, call: get, arguments: { id: '${'${id}'}' }, capture: { said: "$.content[0].text" } }\n`
+    const options = { env: {}, variables: { URL: server.url }, parallel: true }
+    const own = await runCollection(
+      parseCollection(head + create('a') + create('b') + get('a'), { file: 'two.yaml' }),
+      options,
+    )
+    expect(own.steps.map((step) => step.status)).toEqual(['passed', 'passed', 'passed'])
+    expect(own.steps[2]?.captured?.said).toBe(`got ${own.steps[0]?.captured?.id}`)
+    await expect(
+      runCollection(parseCollection(head + create('a') + get('b'), { file: 'two.yaml' }), options),
+    ).rejects.toThrow(
+      "two.yaml:6: step 2 'call get': uses ${id}, which only another server's step captures: servers running in parallel share no captures",
+    )
+    expect(() =>
+      parseCollection(`parallel: true\n${head}${create('a')}${get('b')}`, { file: 'two.yaml' }),
+    ).toThrow(
+      "two.yaml:7:5: step 2 'call get': uses ${id}, captured by step 1 on server 'a': with 'parallel: true' a step uses only values captured on its own server",
+    )
+  })
+
   test('an unreachable server: its steps are errors, other servers run', async () => {
     const collection = parseCollection(
       `servers:\n  up: { url: '${server.url}' }\n  down: { url: 'http://127.0.0.1:9/mcp' }\nsteps:\n  - { server: down, list: tools }\n  - { server: up, call: add, arguments: { a: 1, b: 1 } }\n`,

@@ -96,7 +96,7 @@ describe('the packed packages', () => {
       if (lintServerJson('{"name": "x", "version": "^1"}').ok) throw new Error('@mcp-kit/registry linted nothing')
       const { collectionSchema, parseCollection } = await import('@mcp-kit/collections')
       if (collectionSchema().title !== 'mcp-kit collection') throw new Error('@mcp-kit/collections lacks its JSON Schema')
-      if (parseCollection('servers: { s: "@s" }\nsteps: [{ list: tools }]').steps.length !== 1) throw new Error('@mcp-kit/collections read nothing')
+      if (parseCollection('{servers: {s: "@s"}, steps: [{list: tools}]}').steps.length !== 1) throw new Error('@mcp-kit/collections read nothing')
       console.log('ok')`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')

@@ -193,6 +193,8 @@ export function checkSteps(
   const steps: Step[] = []
   /** The step (and its server) that captures each name, as far as the file has gone. */
   const capturedBy = new Map<string, { index: number; server: string }>()
+  /** The names each server's steps have captured so far (what a parallel lane has). */
+  const capturedOn = new Map<string, Set<string>>()
   const capturedLater = new Map<string, number>()
   for (const [index, entry] of document.steps.entries())
     for (const name of Object.keys(entry.capture ?? {}))
@@ -205,7 +207,7 @@ export function checkSteps(
       if (use.secret || uses.includes(use.name)) continue
       const source = capturedBy.get(use.name)
       if (source !== undefined) {
-        if (document.parallel === true && source.server !== checked.server)
+        if (document.parallel === true && !capturedOn.get(checked.server)?.has(use.name))
           problems.push({
             path: ['steps', index],
             step: index,

@@ -87,11 +87,11 @@ export async function runCollection(
   })
   if (parallel) {
     for (const step of selected)
-      for (const { name, source } of captureSources(collection, step))
-        if (source.server !== step.server)
+      for (const { name, source } of captureSources(collection, step, true))
+        if (source === undefined)
           throw new CollectionError(
             'invalid_collection',
-            `${collection.file || collection.name}:${step.line}:1: step ${step.index + 1} '${step.name}': uses \${${name}}, captured on server '${source.server}': servers running in parallel share no captures`,
+            `${collection.file || collection.name}:${step.line}: step ${step.index + 1} '${step.name}': uses \${${name}}, which only another server's step captures: servers running in parallel share no captures`,
           )
   }
   const running = selected.filter((step) => step.entry.skip === undefined || step.entry.skip === false)
@@ -165,7 +165,10 @@ export async function runCollection(
       ? (laneCaptures.get(step.server) ??
         (laneCaptures.set(step.server, {}).get(step.server) as Record<string, unknown>))
       : captured
-    const missing = captureSources(collection, step).find(({ name }) => !Object.hasOwn(values, name))
+    const missing = captureSources(collection, step, parallel).find(
+      (use): use is { name: string; source: Step } =>
+        use.source !== undefined && !Object.hasOwn(values, use.name),
+    )
     if (signal.aborted) result = skip(`the run stopped: ${(signal.reason as Error)?.message ?? 'given up'}`)
     else if (options.bail && failed) result = skip('bail: an earlier step failed')
     else if (missing !== undefined)

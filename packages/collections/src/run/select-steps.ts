@@ -26,21 +26,28 @@ export function selectSteps(
   )
   for (const step of [...collection.steps].reverse()) {
     if (!chosen.has(step)) continue
-    for (const name of step.uses) {
-      const source = collection.steps.findLast(
-        (candidate) => candidate.index < step.index && Object.hasOwn(candidate.entry.capture ?? {}, name),
-      )
-      if (source !== undefined) chosen.add(source)
-    }
+    for (const { source } of captureSources(collection, step)) if (source !== undefined) chosen.add(source)
   }
   return collection.steps.filter((step) => chosen.has(step))
 }
 
-export function captureSources(collection: Collection, step: Step): Array<{ name: string; source: Step }> {
-  return step.uses.flatMap((name) => {
-    const source = collection.steps.findLast(
-      (candidate) => candidate.index < step.index && Object.hasOwn(candidate.entry.capture ?? {}, name),
-    )
-    return source === undefined ? [] : [{ name, source }]
-  })
+/**
+ * The step each `${NAME}` of `step` takes its value from: the last earlier step that captures the
+ * name — on the step's own server when servers run in parallel (`sameServer`), and undefined then
+ * when only another server's step captures it.
+ */
+export function captureSources(
+  collection: Collection,
+  step: Step,
+  sameServer = false,
+): Array<{ name: string; source: Step | undefined }> {
+  return step.uses.map((name) => ({
+    name,
+    source: collection.steps.findLast(
+      (candidate) =>
+        candidate.index < step.index &&
+        Object.hasOwn(candidate.entry.capture ?? {}, name) &&
+        (!sameServer || candidate.server === step.server),
+    ),
+  }))
 }

@@ -5,8 +5,8 @@
 // or at once to the spool of the `mcp-kit record` this command runs under.
 
 import { appendFileSync } from 'node:fs'
-import type { CallOptions, InputHandler, Session, Tool } from '@mcp-kit/client'
-import type { Answers, Operation, RecordedCall } from '@mcp-kit/collections'
+import type { CallOptions, InputHandler, ListOptions, Session, Tool } from '@mcp-kit/client'
+import type { Answers, ListKind, Operation, RecordedCall } from '@mcp-kit/collections'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Io } from '../../cli/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
@@ -124,6 +124,20 @@ export function startRecording(
     },
     wrap(session) {
       const listed = resolved.operation.kind
+      const listField = {
+        tools: 'tools',
+        resources: 'resources',
+        templates: 'resourceTemplates',
+        prompts: 'prompts',
+      }
+      /** A list, observed as `{tools: […]}` and the like (what a `list:` step's result is). */
+      const list = async <T>(kind: ListKind, run: () => Promise<T[]>): Promise<T[]> => {
+        const field = listField[kind]
+        const result = await observe(session, { kind: 'list', list: kind }, undefined, async () => ({
+          [field]: await run(),
+        }))
+        return result[field] as T[]
+      }
       const wrapped = {
         callTool: (name: string, callArguments: Record<string, unknown> = {}, options: CallOptions = {}) => {
           let becameTask = false
@@ -148,40 +162,24 @@ export function startRecording(
           observe(session, { kind: 'prompt', name }, promptArguments, () =>
             session.getPrompt(name, promptArguments, options),
           ),
-        // Lists are recorded when they are what the command was asked for (`cat --list …`), not
-        // when the command looks up a tool's schema.
+        // A list is recorded when it is what the command was asked for (`cat --list …`), not when
+        // the command looks up a tool's schema.
         ...(listed === 'listResources'
           ? {
-              listResources: (options?: never) =>
-                observe(session, { kind: 'list', list: 'resources' }, undefined, async () => ({
-                  resources: await session.listResources(options),
-                })).then((result) => result.resources),
+              listResources: (options?: ListOptions) =>
+                list('resources', () => session.listResources(options)),
             }
           : {}),
         ...(listed === 'listPrompts'
-          ? {
-              listPrompts: (options?: never) =>
-                observe(session, { kind: 'list', list: 'prompts' }, undefined, async () => ({
-                  prompts: await session.listPrompts(options),
-                })).then((result) => result.prompts),
-            }
+          ? { listPrompts: (options?: ListOptions) => list('prompts', () => session.listPrompts(options)) }
           : {}),
         ...(listed === 'listResourceTemplates'
           ? {
-              listResourceTemplates: (options?: never) =>
-                observe(session, { kind: 'list', list: 'templates' }, undefined, async () => ({
-                  resourceTemplates: await session.listResourceTemplates(options),
-                })).then((result) => result.resourceTemplates),
+              listResourceTemplates: (options?: ListOptions) =>
+                list('templates', () => session.listResourceTemplates(options)),
             }
           : {}),
-        ...(listed === 'listTools'
-          ? {
-              listTools: () =>
-                observe(session, { kind: 'list', list: 'tools' }, undefined, async () => ({
-                  tools: await session.listTools(),
-                })).then((result) => result.tools),
-            }
-          : {}),
+        ...(listed === 'listTools' ? { listTools: () => list('tools', () => session.listTools()) } : {}),
         close: async () => {
           try {
             await session.close()
