@@ -245,18 +245,25 @@ describe('the run', () => {
     }>
     expect(slow?.failures?.[0]?.message).toBe("no answer within 1 s (the step's timeout)")
     expect(after?.status).toBe('passed')
+    // No step limit this time: the run's limit stops the long call and skips the rest.
+    const whole = join(directory, 'whole.yaml')
+    writeFileSync(whole, readFileSync(file, 'utf8').replace('    timeout: 1s\n', ''))
     const stopped = await runCli(
-      ['test', file, '--reporter', 'ndjson', '--max-time', '2', '--timeout', '30'],
+      ['test', whole, '--reporter', 'ndjson', '--max-time', '3', '--timeout', '60'],
       {
         timeoutMs: 60_000,
       },
     )
     expect(stopped.code).toBe(1)
-    expect(records(stopped.stdout).map((line) => (line as { status?: string }).status)).toEqual([
-      'failed',
-      'skipped',
-      undefined,
-    ])
+    const [cut, rest] = records(stopped.stdout) as Array<{
+      status: string
+      failures?: Array<{ message: string }>
+      skipped?: string
+    }>
+    expect(cut?.failures?.[0]?.message).toMatch(
+      /^the run stopped: the run's time limit of 3 s \(--max-time\) ran out/,
+    )
+    expect(rest).toMatchObject({ status: 'skipped', skipped: expect.stringMatching(/^the run stopped/) })
   }, 90_000)
 
   it("a question the step's answers leave open fails the step, naming the field; titled choices answer by title", async () => {

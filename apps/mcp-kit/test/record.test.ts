@@ -169,9 +169,14 @@ describe('a recorded session', () => {
       {
         timeoutMs: 60_000,
         onSpawn: (child) => {
-          // While the command runs (it takes seconds), two interrupts, as a terminal sends them.
-          setTimeout(() => child.kill('SIGINT'), 800)
-          setTimeout(() => child.kill('SIGINT'), 1000)
+          // Once the command runs (its first call printed), two interrupts, as a terminal sends them.
+          let sent = false
+          child.stdout?.on('data', (text: Buffer) => {
+            if (sent || !text.toString().includes('one')) return
+            sent = true
+            child.kill('SIGINT')
+            setTimeout(() => child.kill('SIGINT'), 100)
+          })
         },
       },
     )
