@@ -26,6 +26,7 @@ describe('the packed packages', () => {
         '@mcp-kit/gateway',
         '@mcp-kit/openapi',
         '@mcp-kit/registry',
+        '@mcp-kit/collections',
         'mcp-kit',
       ]),
     )
@@ -80,6 +81,7 @@ describe('the packed packages', () => {
         '@mcp-kit/gateway': ['createGateway', 'readGatewayConfig'],
         '@mcp-kit/openapi': ['loadOpenApi', 'createOpenApiRegistry', 'openApiTools'],
         '@mcp-kit/registry': ['createRegistryClient', 'lintServerJson', 'loadServerSchema'],
+        '@mcp-kit/collections': ['loadCollection', 'parseCollection', 'runCollection', 'junitReport', 'collectionSchema'],
       }
       for (const [name, exports] of Object.entries(checks)) {
         const module = await import(name)
@@ -93,10 +95,22 @@ describe('the packed packages', () => {
       if (validateArguments({ a: 1 }, { type: 'object', properties: { a: { type: 'string' } } }).ok) throw new Error('ajv did not run')
       const { lintServerJson } = await import('@mcp-kit/registry')
       if (lintServerJson('{"name": "x", "version": "^1"}').ok) throw new Error('@mcp-kit/registry linted nothing')
+      const { collectionSchema, parseCollection } = await import('@mcp-kit/collections')
+      if (collectionSchema().title !== 'mcp-kit collection') throw new Error('@mcp-kit/collections lacks its JSON Schema')
+      if (parseCollection('{servers: {s: "@s"}, steps: [{list: tools}]}').steps.length !== 1) throw new Error('@mcp-kit/collections read nothing')
       console.log('ok')`
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
-    for (const name of ['profiles', 'schema', 'client', 'server', 'gateway', 'openapi', 'registry']) {
+    for (const name of [
+      'profiles',
+      'schema',
+      'client',
+      'server',
+      'gateway',
+      'openapi',
+      'registry',
+      'collections',
+    ]) {
       const { stdout: types } = await run('ls', [
         join(project, 'node_modules', '@mcp-kit', name, 'dist', 'index.d.ts'),
       ])

@@ -27,6 +27,8 @@ const byErrorCode: Record<string, number> = {
   tool_not_found: exitCodes.usage,
   resource_not_found: exitCodes.usage,
   usage: exitCodes.usage,
+  invalid_collection: exitCodes.usage,
+  collection_io: exitCodes.usage,
   launch_failed: exitCodes.connect,
   connect_failed: exitCodes.connect,
   server_exited: exitCodes.connect,

@@ -10,11 +10,13 @@ import * as generate from './generate/command.js'
 import * as inspect from './inspect/command.js'
 import * as profile from './profile/command.js'
 import * as put from './put/command.js'
+import * as record from './record/command.js'
 import * as registry from './registry/command.js'
 import * as serve from './serve/command.js'
 import * as sessions from './sessions/command.js'
 import * as shell from './shell/command.js'
 import * as task from './task/command.js'
+import * as test from './test/command.js'
 import * as ui from './ui/command.js'
 import * as watch from './watch/command.js'
 
@@ -30,6 +32,8 @@ export const commands = [
   ui,
   profile,
   generate,
+  test,
+  record,
   registry,
   auth,
   serve,
@@ -49,4 +53,5 @@ export const commandLineCommands = [
   'generate',
   'profile create',
   'profile version',
+  'record',
 ]

@@ -10,6 +10,7 @@ import { parseDuration } from '../cli/duration.js'
 import { CliError, isKitError } from '../cli/errors.js'
 import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
 import type { Io } from '../cli/io.js'
+import { recordingTarget } from '../commands/record/record-flag.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { inFlagTerms } from '../output/flag-wording.js'
 import { sanitizeText } from '../output/sanitize.js'
@@ -245,12 +246,21 @@ export async function openSession(
       `server environment: inherited ${inherited.join(', ') || '(none)'}; passed ${passed.join(', ') || '(none)'}; set ${set.join(', ') || '(none)'}`,
     )
   }
+  // `--record FILE` or an `mcp-kit record` around this command: its calls are kept (commands/record/).
+  const recording = recordingTarget(args as { record?: unknown }, io.env)
+  const recorder =
+    recording === undefined
+      ? undefined
+      : (await import('../commands/record/session-recorder.js')).startRecording(recording, resolved, args, io)
+  if (recorder !== undefined && options.input !== undefined) options.input = recorder.input(options.input)
   try {
     if (keepAliveMs !== undefined && io.warm !== undefined) {
       const concurrency = (args as { concurrency?: number }).concurrency ?? resolved.profile?.concurrency ?? 1
-      return await io.warm.open({ resolved, options, keepAliveMs, concurrency })
+      const warm = await io.warm.open({ resolved, options, keepAliveMs, concurrency })
+      return recorder === undefined ? warm : recorder.wrap(warm)
     }
-    return await connect(resolved.server, options)
+    const session = await connect(resolved.server, options)
+    return recorder === undefined ? session : recorder.wrap(session)
   } catch (error) {
     // A profile's command that cannot start: say which profile file holds it.
     const profile = resolved.profile

@@ -3,6 +3,7 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
+import { recordFlag } from '../record/record-flag.js'
 import { targetUsage } from '../target-usage.js'
 import type { CallArguments, CallMode } from './run-call.js'
 
@@ -40,6 +41,7 @@ export function callOptions(yargs: Argv) {
       group: 'Output:',
     })
     .options(connectionFlags)
+    .options(recordFlag)
 }
 
 /** `--detach` (cat, put): a call the server turns into a task prints the task instead of waiting. */

@@ -3,6 +3,7 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
+import { recordFlag } from '../record/record-flag.js'
 import type { ShellArguments } from './run-shell.js'
 
 export const command = 'shell <reference>'
@@ -39,6 +40,7 @@ export function builder(yargs: Argv) {
       group: 'Output:',
     })
     .options(connectionFlags)
+    .options(recordFlag)
     .example('$0 shell @demo', 'then: echo message=hi, add a=1 b=2, help add, exit')
 }
 
