@@ -26,4 +26,6 @@ export interface RegistryArguments {
   input?: string[]
   /** `mcp-kit registry launch FILE`: the entry comes from this server.json, not a registry. */
   registryFile?: string
+  /** How to give input NAME where the answers do not come from --input (a --config entry). */
+  answerHint?: (name: string) => string
 }

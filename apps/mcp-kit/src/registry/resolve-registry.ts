@@ -121,7 +121,11 @@ async function answersFor(
   return found
 }
 
-function missingError(error: { message: string; details?: Record<string, unknown> }, name: string): CliError {
+function missingError(
+  error: { message: string; details?: Record<string, unknown> },
+  name: string,
+  args: Arguments,
+): CliError {
   const inputs = (error.details?.inputs ?? []) as RegistryInput[]
   const first = inputs[0]?.name ?? 'NAME'
   const secret = inputs.find((input) => input.secret)
@@ -129,7 +133,8 @@ function missingError(error: { message: string; details?: Record<string, unknown
     secret === undefined
       ? ''
       : `, or keep a secret one in the secret store: mcp-kit profile secret set ${secretKeyFor(name, secret.name)}`
-  return new CliError('missing_input', `${sanitizeLine(error.message)}: give --input ${first}=…${store}`, {
+  const hint = args.answerHint?.(first) ?? `give --input ${first}=…`
+  return new CliError('missing_input', `${sanitizeLine(error.message)}: ${hint}${store}`, {
     details: error.details,
   })
 }
@@ -158,7 +163,7 @@ export function registryResolver(args: Arguments, io: Io): RegistryResolver {
         if (!isKitError(error) || error.code !== 'missing_input') throw error
         const missing = (error.details?.inputs ?? []) as RegistryInput[]
         if (attempt > 0 || !(await answersFor(missing, String(entry.server.name), io, values)))
-          throw missingError(error, String(entry.server.name))
+          throw missingError(error, String(entry.server.name), args)
       }
     }
   }

@@ -58,6 +58,17 @@ async function moduleServer(
   io: Io,
 ): Promise<{ server: ServerSpec; profile?: string }> {
   const reference = resolved.reference
+  const registry = resolved.registry
+  const secret = registry?.launch.inputs.find(
+    (input) => input.secret && Object.hasOwn(registry.values, input.name),
+  )
+  if (registry !== undefined && secret !== undefined) {
+    // The module is source code: a secret answer in its launch would be in the user's repository.
+    throw new CliError(
+      'usage',
+      `${registry.name}@${registry.version} takes the secret ${secret.name}, which a generated module would hold: save the server as a profile (mcp-kit profile create NAME --from mcp+registry://${registry.name}@${registry.version}), which keeps it in the secret store, and generate from @NAME`,
+    )
+  }
   if (reference.type !== 'profile') return { server: resolved.server }
   const { loadProfile } = await import('@mcp-kit/profiles')
   const profile = await loadProfile(reference.profile, { ...profileOptions(io), substitute: false })

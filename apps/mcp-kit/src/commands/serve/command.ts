@@ -4,6 +4,7 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
+import { registryFlags } from '../../registry/registry-flags.js'
 import type { ServeArguments } from './run-serve.js'
 
 export const command = 'serve [targets..]'
@@ -77,6 +78,7 @@ export function builder(yargs: Argv) {
       array: true,
       describe: 'Leave out these operations (written as for --openapi-include)',
     })
+    .options(registryFlags)
     .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
     .option('idle-stop', {
       type: 'number',
