@@ -39,12 +39,16 @@ afterAll(() => {
 })
 
 const cli = (args: string[]) => runCliAtHome(home, project, args, { timeoutMs: 120_000 })
+// The filesystem server takes the client's roots (the working directory) over the directories of
+// its command line, unless none of them exists: then what it lists is its "." resolved.
+const noRoot = ['--root', '/nonexistent/mcp-kit-root']
 
 describe('npx inside a pnpm-style project', () => {
   it('runs a command line with npx from npm’s cache, in the project directory', async () => {
     const result = await cli([
       'cat',
       '?tool=list_allowed_directories',
+      ...noRoot,
       '--',
       'npx',
       '-y',
@@ -62,6 +66,7 @@ describe('npx inside a pnpm-style project', () => {
       'cat',
       `mcp+npx://@modelcontextprotocol/server-filesystem@${version}?tool=list_allowed_directories&arg=.`,
       '--verbose',
+      ...noRoot,
     ])
     expect(result.code, result.stderr).toBe(0)
     expect(records(result.stdout)).toEqual([{ content: `Allowed directories:\n${project}` }])
