@@ -151,7 +151,7 @@ describe('--registry-choice', () => {
     expect(result.code, result.stderr).toBe(0)
     const document = JSON.parse(result.stdout)
     expect(document.launch).toBe(`http://127.0.0.1:${port}/mcp`)
-    expect(document.registry.launch).toBe('remote streamable-http')
+    expect(document.registry).toMatchObject({ launch: 'remote streamable-http', choice: 'remote:1' })
     expect(document.tools.map((tool: { name: string }) => tool.name)).toContain('echo')
     const saved = await cli([
       'profile',

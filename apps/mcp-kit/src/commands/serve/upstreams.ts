@@ -1,9 +1,9 @@
 // `mcp-kit serve` as a gateway: the targets that are servers (profiles `@name`, references
 // `mcp+…://`, `name=<reference>`) and the entries of `--config <mcpServers file>` (an
 // `mcp+registry://` one resolved here, in its place) become the gateway's upstreams, beside the
-// registry module if one is given. A profile brings its
-// environment, tools filter, drift policy (its stored schemas) and OAuth client; its name is the
-// namespace. HTTP upstreams use the logins of `mcp-kit auth login` (the user's credentials file).
+// registry module if one is given. A profile brings its environment, tools filter, drift policy
+// (its stored schemas) and OAuth client; its name is the namespace. HTTP upstreams use the logins
+// of `mcp-kit auth login` (the user's credentials file).
 
 import type { ConfigReference, ConfigResult, Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
 import type { ToolRegistry } from '@mcp-kit/server'
@@ -105,12 +105,9 @@ async function referencedUpstream(
   args: GatewayArguments,
   io: Io,
 ): Promise<UpstreamOptions> {
-  const input = Object.entries(entry.inputs).flatMap(([name, value]) =>
-    (Array.isArray(value) ? value : [value]).map((item) => `${name}=${item}`),
-  )
   const resolved = await resolveForCli(entry.reference, io, {
     ...registryArguments(args),
-    input,
+    answers: entry.inputs,
     answerHint: (name) => `add "inputs": { "${name}": "…" } to '${entry.name}' in --config`,
   })
   if (entry.options.oauth !== undefined && resolved.server.transport !== 'http')
