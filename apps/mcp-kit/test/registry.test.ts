@@ -16,7 +16,7 @@ const fixtures = fileURLToPath(new URL('../../../tooling/fixtures/registry/', im
 const official = 'io.modelcontextprotocol.registry/official'
 let registry: RegistryFixture
 let home: string
-// npx must not run inside the repository: its node_modules would shadow the package's bin.
+// The commands run in a directory of their own, as a user's would.
 let cwd: string
 
 beforeAll(async () => {

@@ -6,13 +6,15 @@
 // filters (null, [] or names and globs), and `oauth` for an HTTP entry (`clientId`,
 // `clientSecret`, `scope`, `grant`, `issuer`: the authorization server the secret belongs to;
 // Claude Code's files name the client the same way). An entry
-// with `openapi` is a REST API, not a server: see config-apis.ts.
+// with `openapi` is a REST API, not a server: see config-apis.ts; one whose `url` is an
+// `mcp+registry://` reference is resolved by the caller: see config-references.ts.
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { ProfileError, parseClientConfig } from '@mcp-kit/profiles'
 import { profileNameFor, serverFromMeta, substituteValue } from '@mcp-kit/profiles/internal'
 import { type ConfigApi, configApiOf } from './config-apis.js'
+import { type ConfigReference, configReferenceOf, isReferenceUrl } from './config-references.js'
 import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 
 /** A gateway config file that cannot be used. */
@@ -26,6 +28,8 @@ export interface ConfigResult {
   skipped: Array<{ name: string; reason: string }>
   /** Entries that are REST APIs (`openapi`), for the server to offer as tools. */
   apis: ConfigApi[]
+  /** Entries named by an MCP Registry entry (`mcp+registry://`), for the caller to resolve. */
+  references: ConfigReference[]
 }
 
 function filterOf(value: unknown, file: string, entry: string, key: string): NameFilter | undefined {
@@ -108,22 +112,37 @@ export function readGatewayConfig(
       (entry): entry is [string, string] => entry[1] !== undefined,
     ),
   )
+  const fail = (message: string): never => {
+    throw new ConfigError(message)
+  }
   const upstreams: UpstreamOptions[] = []
+  const references: ConfigReference[] = []
   for (const server of config.servers) {
     const meta = substituteValue(
       normalizeVariables(server.meta, file, server.sourceName),
       variables,
       file,
     ) as typeof server.meta
-    let spec: UpstreamOptions['server']
-    try {
-      spec = serverFromMeta(meta, file)
-    } catch (error) {
-      if (ProfileError.isInstance(error)) throw new ConfigError(`'${server.sourceName}': ${error.message}`)
-      throw error
-    }
     const entry = server.entry ?? {}
-    const upstream: UpstreamOptions = { name: server.name, server: spec }
+    let spec: UpstreamOptions['server'] | undefined
+    let reference: Omit<ConfigReference, 'options' | 'index'> | undefined
+    if (isReferenceUrl(meta.url)) {
+      const inputs = substituteValue(
+        normalizeVariables(entry.inputs, file, server.sourceName),
+        variables,
+        file,
+      )
+      const where = `${file}: '${server.sourceName}'`
+      reference = configReferenceOf(server.name, meta.url, entry, inputs, where, fail)
+    } else {
+      try {
+        spec = serverFromMeta(meta, file)
+      } catch (error) {
+        if (ProfileError.isInstance(error)) throw new ConfigError(`'${server.sourceName}': ${error.message}`)
+        throw error
+      }
+    }
+    const upstream: Omit<UpstreamOptions, 'server'> = { name: server.name }
     if (entry.prefix !== undefined) {
       if (typeof entry.prefix !== 'string' || /[^A-Za-z0-9_-]/.test(entry.prefix)) {
         throw new ConfigError(`${file}: '${server.sourceName}'.prefix must be letters, digits, '_' or '-'`)
@@ -135,18 +154,20 @@ export function readGatewayConfig(
       if (filter !== undefined) upstream[key] = filter
     }
     if (entry.oauth !== undefined) {
-      if (spec.transport !== 'http')
+      // A registry entry's launch is known once it is resolved: the caller checks it is a remote.
+      if (spec !== undefined && spec.transport !== 'http')
         throw new ConfigError(`${file}: '${server.sourceName}'.oauth is for url entries`)
       const oauth = substituteValue(normalizeVariables(entry.oauth, file, server.sourceName), variables, file)
       upstream.oauth = oauthOf(oauth, file, server.sourceName)
     }
-    upstreams.push(upstream)
+    if (spec !== undefined) upstreams.push({ ...upstream, server: spec })
+    else if (reference !== undefined) {
+      const { name: _name, ...options } = upstream
+      references.push({ ...reference, options, index: upstreams.length + references.length })
+    }
   }
   const apis: ConfigApi[] = []
   const skipped: ConfigResult['skipped'] = []
-  const fail = (message: string): never => {
-    throw new ConfigError(message)
-  }
   for (const left of config.skipped) {
     const entry = left.entry
     if (typeof entry !== 'object' || entry === null || !('openapi' in entry)) {
@@ -156,5 +177,5 @@ export function readGatewayConfig(
     const written = substituteValue(normalizeVariables(entry, file, left.name), variables, file)
     apis.push(configApiOf(profileNameFor(left.name), written as Record<string, unknown>, file, fail))
   }
-  return { upstreams, skipped, apis }
+  return { upstreams, skipped, apis, references }
 }

@@ -204,3 +204,56 @@ test("an openapi entry's limits, modes, forced headers and upload directory", ()
     expect(() => readGatewayConfig(wrong)).toThrow(said)
   }
 })
+
+test('an entry whose url is an mcp+registry:// reference comes back for the caller to resolve, in its place', () => {
+  const file = configFile({
+    mcpServers: {
+      first: { command: 'node', args: ['a.js'] },
+      everything: {
+        url: 'mcp+registry://io.github.modelcontextprotocol/everything@2026.8.31',
+        prefix: 'ev',
+        tools: ['echo', 'get-*'],
+        inputs: { ACME_API_KEY: '${ACME_KEY}', paths: ['/a', '${HOME_DIR}'] },
+      },
+      last: { url: 'https://example.com/mcp' },
+      remote: { url: 'mcp+registry://io.github.acme/notes-remote', oauth: { clientId: 'c' } },
+    },
+  })
+  const { upstreams, references } = readGatewayConfig(file, { env: { ACME_KEY: 'k1', HOME_DIR: '/h' } })
+  expect(upstreams.map((upstream) => upstream.name)).toEqual(['first', 'last'])
+  expect(references).toEqual([
+    {
+      name: 'everything',
+      reference: 'mcp+registry://io.github.modelcontextprotocol/everything@2026.8.31',
+      inputs: { ACME_API_KEY: 'k1', paths: ['/a', '/h'] },
+      options: { prefix: 'ev', tools: ['echo', 'get-*'] },
+      index: 1,
+    },
+    {
+      name: 'remote',
+      reference: 'mcp+registry://io.github.acme/notes-remote',
+      inputs: {},
+      options: { oauth: { clientId: 'c' } },
+      index: 3,
+    },
+  ])
+  // Inserted at their indexes, in turn, the upstreams are in the file's order.
+  const order: string[] = upstreams.map((upstream) => upstream.name)
+  for (const reference of references) order.splice(reference.index, 0, reference.name)
+  expect(order).toEqual(['first', 'everything', 'last', 'remote'])
+})
+
+test('a registry entry is refused with launch keys of its own, bad inputs, or a reference that is no server', () => {
+  const refused = (entry: Record<string, unknown>) => () =>
+    readGatewayConfig(configFile({ mcpServers: { x: { url: 'mcp+registry://io.github.acme/x', ...entry } } }))
+  expect(refused({ env: { A: '1' } })).toThrow(
+    /'x'\.env: a registry entry says how to launch its server; give answers to its inputs in "inputs"/,
+  )
+  expect(refused({ inputs: { A: 1 } })).toThrow(/'x'\.inputs\.A must be a string or a list of strings/)
+  expect(refused({ inputs: ['A=1'] })).toThrow(/'x'\.inputs must be an object/)
+  expect(refused({ url: 'mcp+registry://io.github.acme/x?tool=echo' })).toThrow(
+    /names a tool, resource or prompt; a gateway entry names a server/,
+  )
+  expect(refused({ url: 'mcp+registry://not a name' })).toThrow(ConfigError)
+  expect(refused({ url: 'mcp+registry://acme/x@^1.0' })).toThrow(/is not an exact version/)
+})

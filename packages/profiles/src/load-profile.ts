@@ -29,7 +29,9 @@ const unsubstitutedKeys = new Set([
   'schema_hash',
   'schema_updated',
 ])
-const metaUnsubstitutedKeys = new Set([...unsubstitutedKeys, 'tools'])
+// `registry` records where a profile came from and the answers it was made with (secret ones as
+// `${secret:…}` references): data for `profile update`, not launch settings.
+const metaUnsubstitutedKeys = new Set([...unsubstitutedKeys, 'tools', 'registry'])
 const policies: readonly SchemaValidationPolicy[] = ['warn', 'error', 'ignore']
 /** The most calls a profile may say its server takes at once (the CLI's --concurrency limit too). */
 export const maxConcurrency = 1024

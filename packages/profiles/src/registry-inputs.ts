@@ -4,7 +4,7 @@
 // and `choices`. Nothing here runs anything: values become argv words, env values or URLs.
 
 import { ProfileError } from './errors.js'
-import type { RegistryInputField } from './registry-types.js'
+import type { RegistryAnswers, RegistryInputField } from './registry-types.js'
 
 /** One value an entry asks for, as the user answers it (`name`). */
 export interface RegistryInput {
@@ -18,13 +18,15 @@ export interface RegistryInput {
   choices?: string[]
   default?: string
   placeholder?: string
+  /** A repeated argument: it takes several values (`--input name=a --input name=b`). */
+  repeated?: boolean
   /** Whether a value was found for it (fixed, answered or a default). */
   answered: boolean
 }
 
 export interface InputContext {
-  /** The user's answers by input name. */
-  values: Readonly<Record<string, string>>
+  /** The user's answers by input name (several for a repeated argument). */
+  values: RegistryAnswers
   /** Turns the entry's literal text into what the caller writes (a profile escapes `${`). */
   literal: (text: string) => string
   /** What is written for an input's value (a profile writes `${secret:…}` for a secret one). */
@@ -98,6 +100,34 @@ function checkAnswer(input: RegistryInput, value: string, entry: string): void {
   }
 }
 
+/** The answers given for an input, as a list (empty when none). */
+function givenValues(name: string, context: InputContext): readonly string[] {
+  const given = Object.hasOwn(context.values, name) ? context.values[name] : undefined
+  if (given === undefined) return []
+  return typeof given === 'string' ? [given] : given
+}
+
+/** One answer as the launch writes it, after the checks. */
+function takeAnswer(
+  input: RegistryInput,
+  value: unknown,
+  context: InputContext,
+  encoded: (value: string) => string,
+) {
+  if (typeof value !== 'string')
+    throw new ProfileError(
+      'invalid_input',
+      `registry entry ${context.entry}: the value given for ${input.name} is not text`,
+      {
+        details: { entry: context.entry, input: input.name },
+      },
+    )
+  refuseControls(value, `the value given for ${input.name}`, context.entry)
+  checkAnswer(input, value, context.entry)
+  input.answered = true
+  return context.answerText(input, encoded(value))
+}
+
 /**
  * The text for one field: `{name}` in a fixed value filled from its variables (each an input of
  * its own), else the answer or the default. Undefined when it has none (a missing required one is
@@ -117,18 +147,38 @@ export function fieldText(
   if (fixed !== undefined) return fillTemplate(fixed, data.variables, context, encode, name)
   const input = describeInput(name, kind, data)
   context.inputs.push(input)
-  const given = Object.hasOwn(context.values, name) ? context.values[name] : undefined
-  if (given !== undefined) {
-    refuseControls(given, `the value given for ${name}`, context.entry)
-    checkAnswer(input, given, context.entry)
-    input.answered = true
-    return context.answerText(input, encode(given, true))
-  }
+  const given = givenValues(name, context)
+  if (given.length > 1)
+    throw new ProfileError(
+      'invalid_input',
+      `registry entry ${context.entry}: ${name} takes one value, and ${given.length} were given`,
+      { details: { entry: context.entry, input: name } },
+    )
+  if (given.length === 1) return takeAnswer(input, given[0], context, (value) => encode(value, true))
   if (input.default !== undefined) {
     input.answered = true
     return context.literal(refuseControls(input.default, `the default of ${name}`, context.entry))
   }
   return input.required && context.placeholder !== undefined ? context.placeholder(input) : undefined
+}
+
+/**
+ * The texts of a repeated argument: each answer given (`--input name=a --input name=b`), else
+ * what `fieldText` gives for one value. A fixed `value` is one word, as the entry wrote it.
+ */
+export function fieldTexts(name: string, field: unknown, context: InputContext): string[] {
+  const data: RegistryInputField = isRecord(field) ? (field as RegistryInputField) : {}
+  const given = givenValues(name, context)
+  if (stringOrUndefined(data.value) !== undefined || given.length < 2) {
+    const text = fieldText(name, 'argument', field, context)
+    const input = context.inputs.at(-1)
+    if (input?.name === name && stringOrUndefined(data.value) === undefined) input.repeated = true
+    return text === undefined ? [] : [text]
+  }
+  const input = describeInput(name, 'argument', data)
+  input.repeated = true
+  context.inputs.push(input)
+  return given.map((value) => takeAnswer(input, value, context, (text) => text))
 }
 
 /**

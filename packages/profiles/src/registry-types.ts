@@ -66,3 +66,6 @@ export interface RegistryServer {
   _meta?: Record<string, unknown>
   [key: string]: unknown
 }
+
+/** Answers to an entry's inputs by input name: one value, or several for a repeated argument. */
+export type RegistryAnswers = Readonly<Record<string, string | readonly string[]>>

@@ -10,7 +10,7 @@ import { isValidName } from './names.js'
 import { parseReference } from './parse-reference.js'
 import type { Profile, ProfileTool } from './profile-types.js'
 import type { RegistryLaunch } from './registry-launch.js'
-import type { RegistryServer } from './registry-types.js'
+import type { RegistryAnswers, RegistryServer } from './registry-types.js'
 import type { Operation, ParsedReference, ProfileReference, RegistryReference, ServerSpec } from './types.js'
 
 export interface ResolvedProfile extends Profile {
@@ -31,7 +31,9 @@ export interface RegistryResolution {
   meta?: Record<string, unknown>
   launch: RegistryLaunch
   /** The answers the launch used, by input name. */
-  values: Record<string, string>
+  values: RegistryAnswers
+  /** The launch choice asked for (`registryLaunch`'s `choose`), if any. */
+  choice?: string
   /** True when the registry could not be reached and a cached copy of the entry was used. */
   offline?: boolean
 }

@@ -209,6 +209,114 @@ describe('registryLaunch', () => {
   })
 })
 
+describe('registryLaunch choices', () => {
+  const two: RegistryServer = {
+    name: 'io.github.acme/two',
+    version: '1.0.0',
+    packages: [
+      { registryType: 'mcpb', identifier: 'https://x.example/a.mcpb', version: '1.0.0' },
+      { registryType: 'npm', identifier: 'two-mcp', version: '1.0.0' },
+      { registryType: 'oci', identifier: 'ghcr.io/acme/two:1.0.0' },
+    ],
+    remotes: [
+      { type: 'sse', url: 'https://eu.two.example/sse' },
+      { type: 'streamable-http', url: 'https://us.two.example/mcp' },
+    ],
+  }
+  const chosen = (choose?: string) => {
+    const launch = registryLaunch(two, choose === undefined ? {} : { choose })
+    return `${launch.source.choice} ${launch.server.transport === 'stdio' ? launch.server.command : launch.server.url}`
+  }
+
+  it('takes the first it can run by default, and says which by number', () => {
+    expect(chosen()).toBe('package:2 npx')
+  })
+
+  it('takes a kind, a type, or one by its number', () => {
+    expect(chosen('package')).toBe('package:2 npx')
+    expect(chosen('oci')).toBe('package:3 docker')
+    expect(chosen('package:3')).toBe('package:3 docker')
+    expect(chosen('remote')).toBe('remote:1 https://eu.two.example/sse')
+    expect(chosen('remote:2')).toBe('remote:2 https://us.two.example/mcp')
+    expect(chosen('streamable-http')).toBe('remote:2 https://us.two.example/mcp')
+  })
+
+  it('refuses a choice naming nothing runnable, or nothing at all, with the reason', () => {
+    expect(codeOf(() => chosen('package:1'))).toBe(
+      'invalid_reference: registry entry io.github.acme/two@1.0.0 has nothing mcp-kit can run of the kind "package:1": it offers an mcpb bundle (mcp-kit does not download and unpack bundles)',
+    )
+    expect(codeOf(() => chosen('remote:3'))).toMatch(/has no package or remote of the kind "remote:3" to run/)
+    expect(codeOf(() => chosen('pypi'))).toMatch(/has no package or remote of the kind "pypi"/)
+    for (const bad of ['package:0', 'remote:x', 'NPM', 'package:1:2', '', 'a b'])
+      expect(codeOf(() => chosen(bad))).toMatch(/^invalid_reference: .* is not a launch choice/)
+  })
+})
+
+describe('registryLaunch repeated arguments', () => {
+  const files: RegistryServer = {
+    name: 'io.github.acme/files',
+    version: '1.0.0',
+    packages: [
+      {
+        registryType: 'npm',
+        identifier: 'files-mcp',
+        version: '1.0.0',
+        packageArguments: [
+          { type: 'named', name: '--allow', isRepeated: true, choices: ['read', 'write', 'list'] },
+          { type: 'positional', valueHint: 'directory', isRepeated: true, isRequired: true },
+        ],
+        environmentVariables: [{ name: 'FILES_MODE' }],
+      },
+    ],
+  }
+  const args = (values: Record<string, string | string[]>) =>
+    (registryLaunch(files, { values }).server as { args: string[] }).args.slice(2)
+
+  it('takes several values: a named one repeats its flag, a positional one is several words', () => {
+    expect(args({ allow: ['read', 'list'], directory: ['/a', '/b c'] })).toEqual([
+      '--allow',
+      'read',
+      '--allow',
+      'list',
+      '/a',
+      '/b c',
+    ])
+    expect(args({ directory: '/only' })).toEqual(['/only'])
+    expect(args({ directory: ['/one'], allow: [] })).toEqual(['/one'])
+    const inputs = registryLaunch(files, { values: { directory: ['/a', '/b'] } }).inputs
+    expect(inputs.map((input) => [input.name, input.repeated, input.answered])).toEqual([
+      ['FILES_MODE', undefined, false],
+      ['allow', true, false],
+      ['directory', true, true],
+    ])
+  })
+
+  it('checks every value, and refuses several values for an input that takes one', () => {
+    expect(codeOf(() => args({ directory: '/a', allow: ['read', 'delete'] }))).toMatch(
+      /^invalid_input: .*the value given for allow is not one of "read", "write", "list"/,
+    )
+    expect(codeOf(() => args({ directory: ['/a', 'b\nc'] }))).toMatch(/control character/)
+    expect(codeOf(() => args({ directory: '/a', FILES_MODE: ['x', 'y'] }))).toBe(
+      'invalid_input: registry entry io.github.acme/files@1.0.0: FILES_MODE takes one value, and 2 were given',
+    )
+    expect(codeOf(() => args({ directory: [] }))).toMatch(/^missing_input: .*needs directory/)
+  })
+
+  it('turns a list of values into exactly those words, or refuses it for a control character', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), (values) => {
+        let words: string[]
+        try {
+          words = args({ directory: values })
+        } catch (error) {
+          return (error as { code?: string }).code === 'invalid_reference'
+        }
+        return words.length === values.length && words.every((word, index) => word === values[index])
+      }),
+    )
+  })
+})
+
 describe('mcp+registry:// references', () => {
   it('parse to a name and an exact version, and print back', () => {
     const reference = parseReference('mcp+registry://io.github.acme/weather@1.4.0?tool=forecast&city=Oslo')

@@ -107,6 +107,19 @@ describe('directory form', () => {
     expect(error.message).toContain('env.API_TOKEN')
   })
 
+  it("keeps a registry profile's record as written: its answers are data, not launch settings", async () => {
+    const meta = join(home, '.config', 'mcp-kit', 'profiles', 'biomcp', '_meta.json')
+    const registry = {
+      url: 'https://registry.example',
+      name: 'io.github.acme/bio',
+      version: '1.0.0',
+      inputs: { API_TOKEN: '${secret:biomcp/env/API_TOKEN}', city: '${NOT_SET}' },
+    }
+    await write(meta, { command: 'uv', registry })
+    const resolved = await resolveReference('@biomcp', { ...options(), secretsPath: join(base, 'none.json') })
+    expect(resolved.profile?.meta.registry).toEqual(registry)
+  })
+
   it('query env.* and arg= add to the profile launch', async () => {
     const resolved = await resolveReference('@biomcp?env.EXTRA=1&arg=--fast', options())
     expect(resolved.server).toMatchObject({

@@ -13,6 +13,8 @@ export interface RegistryView {
   version: string
   /** `package npm @scope/pkg` or `remote streamable-http`. */
   launch: string
+  /** The `--registry-choice` that names this launch exactly: `package:1`. */
+  choice: string
   /** The registry's `_meta` of the entry, as it came. */
   meta: Record<string, unknown>
   offline?: boolean
@@ -28,6 +30,7 @@ export function registryView(resolution: RegistryResolution): RegistryView {
       source.kind === 'package'
         ? `package ${source.registryType} ${source.identifier}`
         : `remote ${source.type}`,
+    choice: source.choice,
     meta: resolution.meta ?? {},
   }
   if (resolution.offline) view.offline = true

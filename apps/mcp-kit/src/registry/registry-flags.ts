@@ -19,11 +19,27 @@ export const registryFlags = {
   },
 } as const satisfies Record<string, Options>
 
+/** Which of an entry's packages and remotes to run (commands that run one, and `registry show`). */
+export const registryChoiceFlag = {
+  'registry-choice': {
+    type: 'string',
+    describe:
+      "Which of a registry entry's launches: package or remote, a type (npm, pypi, oci, nuget, streamable-http, sse), or package:N / remote:N as 'registry show' numbers them (default: the first mcp-kit can run)",
+    group: 'Registry:',
+  },
+} as const satisfies Record<string, Options>
+
 export interface RegistryArguments {
   registry?: string
   'registry-header'?: string[]
+  'registry-choice'?: string
   /** Answers to the entry's inputs (`--input NAME=value`), as to a server's questions. */
   input?: string[]
+  'input-json'?: string
   /** `mcp-kit registry launch FILE`: the entry comes from this server.json, not a registry. */
   registryFile?: string
+  /** Answers known before the flags' (a profile's, taken to another version); the flags win. */
+  answers?: Readonly<Record<string, string | string[]>>
+  /** How to give input NAME where the answers do not come from --input (a --config entry). */
+  answerHint?: (name: string) => string
 }

@@ -1,22 +1,30 @@
 // `mcp+registry://name[@version]` as the CLI resolves it: the entry from the registry (or its
 // cached copy, said so, when the registry cannot be reached; or a server.json for `registry
-// launch`), its status heeded (deleted: refused; deprecated: a warning), then its launch with the
-// inputs answered from --input, the secret store (`registry/<name>/<input>`) and, on a terminal,
-// questions. A required input nothing answers is exit 2, naming every one.
+// launch`), its status heeded (deleted: refused; deprecated: a warning), then the launch
+// --registry-choice names (default: the first mcp-kit can run) with the inputs answered from
+// --input (repeated for several values) or --input-json, the secret store
+// (`registry/<name>/<input>`) and, on a terminal, questions. A required input nothing answers is
+// exit 2, naming every one.
 
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { RegistryInput, RegistryResolution, RegistryResolver, RegistryServer } from '@mcp-kit/profiles'
+import type {
+  RegistryAnswers,
+  RegistryInput,
+  RegistryResolution,
+  RegistryResolver,
+  RegistryServer,
+} from '@mcp-kit/profiles'
 import { CliError, isKitError } from '../cli/errors.js'
 import type { Io } from '../cli/io.js'
 import { openTerminalPrompt } from '../cli/terminal-prompt.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { sanitizeLine } from '../output/sanitize.js'
-import { parseInputFlags } from '../session/input-handler.js'
+import { type InputArguments, parseInputFlags } from '../session/input-handler.js'
 import { registryClient } from './registry-client.js'
 import type { RegistryArguments } from './registry-flags.js'
 
-type Arguments = RegistryArguments & { verbose?: boolean; quiet?: boolean }
+type Arguments = RegistryArguments & InputArguments & { verbose?: boolean; quiet?: boolean }
 
 interface Entry {
   server: RegistryServer
@@ -25,6 +33,38 @@ interface Entry {
   offline: boolean
   storedAt?: number
   registry: string
+}
+
+type Answers = Record<string, string | string[]>
+
+/** Sets one answer (input names come from the entry: `__proto__` is a name like any other). */
+function setAnswer(answers: Answers, name: string, value: string | string[]): void {
+  Object.defineProperty(answers, name, { value, enumerable: true, writable: true, configurable: true })
+}
+
+/**
+ * Answers to an entry's inputs from the flags: `--input NAME=value`, several values for one given
+ * more than once (a repeated argument), and `--input-json`'s text, numbers, true/false or lists
+ * of them; `--input` wins for a name both give.
+ */
+export function registryAnswers(args: InputArguments): Answers {
+  const { json } = parseInputFlags(args)
+  const answers: Answers = {}
+  const scalar = (value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+  for (const [name, value] of Object.entries(json)) {
+    if (scalar(value)) setAnswer(answers, name, String(value))
+    else if (Array.isArray(value) && value.every(scalar)) setAnswer(answers, name, value.map(String))
+  }
+  const given = new Map<string, string[]>()
+  for (const pair of args.input ?? []) {
+    const equals = pair.indexOf('=')
+    const name = pair.slice(0, equals)
+    given.set(name, [...(given.get(name) ?? []), pair.slice(equals + 1)])
+  }
+  for (const [name, values] of given)
+    setAnswer(answers, name, values.length === 1 ? (values[0] as string) : values)
+  return answers
 }
 
 /** The secret-store key a registry input is read from. */
@@ -80,23 +120,19 @@ function heedStatus(entry: Entry, args: Arguments, io: Io): void {
 }
 
 /** Answers for the inputs `missing`: the secret store's, then a person's on a terminal. */
-async function answersFor(
-  missing: RegistryInput[],
-  name: string,
-  io: Io,
-  values: Record<string, string>,
-): Promise<boolean> {
+async function answersFor(missing: RegistryInput[], name: string, io: Io, values: Answers): Promise<boolean> {
   const { readSecrets } = await import('@mcp-kit/profiles')
   const secrets = await readSecrets({ env: io.env })
   let found = false
   for (const input of missing) {
-    const kept = secrets[secretKeyFor(name, input.name)]
+    const key = secretKeyFor(name, input.name)
+    const kept = Object.hasOwn(secrets, key) ? secrets[key] : undefined
     if (kept !== undefined) {
-      values[input.name] = kept
+      setAnswer(values, input.name, kept)
       found = true
     }
   }
-  const unanswered = missing.filter((input) => values[input.name] === undefined)
+  const unanswered = missing.filter((input) => !Object.hasOwn(values, input.name))
   if (unanswered.length === 0) return found
   const prompt = openTerminalPrompt(io)
   if (prompt === undefined) return found
@@ -111,7 +147,7 @@ async function answersFor(
         },
       )
       if (answer !== '') {
-        values[input.name] = answer
+        setAnswer(values, input.name, answer)
         found = true
       }
     }
@@ -121,7 +157,11 @@ async function answersFor(
   return found
 }
 
-function missingError(error: { message: string; details?: Record<string, unknown> }, name: string): CliError {
+function missingError(
+  error: { message: string; details?: Record<string, unknown> },
+  name: string,
+  args: Arguments,
+): CliError {
   const inputs = (error.details?.inputs ?? []) as RegistryInput[]
   const first = inputs[0]?.name ?? 'NAME'
   const secret = inputs.find((input) => input.secret)
@@ -129,7 +169,8 @@ function missingError(error: { message: string; details?: Record<string, unknown
     secret === undefined
       ? ''
       : `, or keep a secret one in the secret store: mcp-kit profile secret set ${secretKeyFor(name, secret.name)}`
-  return new CliError('missing_input', `${sanitizeLine(error.message)}: give --input ${first}=…${store}`, {
+  const hint = args.answerHint?.(first) ?? `give --input ${first}=…`
+  return new CliError('missing_input', `${sanitizeLine(error.message)}: ${hint}${store}`, {
     details: error.details,
   })
 }
@@ -139,10 +180,16 @@ export function registryResolver(args: Arguments, io: Io): RegistryResolver {
     const entry = await fetchEntry(reference.name, reference.version, args, io)
     heedStatus(entry, args, io)
     const { registryLaunch } = await import('@mcp-kit/profiles')
-    const values: Record<string, string> = { ...parseInputFlags(args).strings }
+    const values: Answers = {}
+    for (const given of [args.answers ?? {}, registryAnswers(args)])
+      for (const [name, value] of Object.entries(given)) setAnswer(values, name, value)
+    const choice = args['registry-choice']
     for (let attempt = 0; ; attempt++) {
       try {
-        const launch = registryLaunch(entry.server, { values })
+        const launch = registryLaunch(entry.server, {
+          values,
+          ...(choice === undefined ? {} : { choose: choice }),
+        })
         const resolution: RegistryResolution = {
           registry: entry.registry,
           name: String(entry.server.name),
@@ -150,15 +197,16 @@ export function registryResolver(args: Arguments, io: Io): RegistryResolver {
           server: entry.server,
           meta: entry.meta,
           launch,
-          values,
+          values: values as RegistryAnswers,
         }
+        if (choice !== undefined) resolution.choice = choice
         if (entry.offline) resolution.offline = true
         return resolution
       } catch (error) {
         if (!isKitError(error) || error.code !== 'missing_input') throw error
         const missing = (error.details?.inputs ?? []) as RegistryInput[]
         if (attempt > 0 || !(await answersFor(missing, String(entry.server.name), io, values)))
-          throw missingError(error, String(entry.server.name))
+          throw missingError(error, String(entry.server.name), args)
       }
     }
   }

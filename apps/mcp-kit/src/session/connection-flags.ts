@@ -3,7 +3,7 @@
 // Only data here: command builders import it when `--help` runs, so it must stay light.
 
 import type { Options } from 'yargs'
-import { registryFlags } from '../registry/registry-flags.js'
+import { registryChoiceFlag, registryFlags } from '../registry/registry-flags.js'
 import { type SamplingArguments, samplingFlags } from '../sampling/sampling-flags.js'
 import type { InputArguments } from './input-handler.js'
 
@@ -126,11 +126,13 @@ export const connectionFlags = {
   quiet: { type: 'boolean', alias: 'q', describe: 'Show nothing but data and errors', group: 'Output:' },
   ...samplingFlags,
   ...registryFlags,
+  ...registryChoiceFlag,
 } as const satisfies Record<string, Options>
 
 export interface ConnectionArguments extends InputArguments, SamplingArguments {
   registry?: string
   'registry-header'?: string[]
+  'registry-choice'?: string
   timeout: number
   protocol?: string
   'client-id'?: string

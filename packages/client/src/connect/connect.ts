@@ -12,6 +12,7 @@ import { ProbeEndedServer } from '../protocol/negotiate.js'
 import type { ServerSpec } from '../server-spec.js'
 import { type Session, sessionInternals } from '../session/session.js'
 import { buildEnvironment } from '../stdio/environment.js'
+import { emptyProjectDirectory, npxArguments } from '../stdio/npx-prefix.js'
 import { ProcessTransport } from '../stdio/process-transport.js'
 import { processEraCache } from './era-cache.js'
 import { type ConnectLimit, connectError } from './errors.js'
@@ -59,10 +60,15 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
               } else repeated = firstStderr.length
               options.onStderr?.(line)
             }
+      const args = npxArguments(server.command, server.args, options.npxPrefix ?? emptyProjectDirectory)
+      if (args !== server.args)
+        options.onDiagnostic?.(
+          `npx gets --prefix ${args[1]}: the package comes from npm's cache, not from a project around the working directory`,
+        )
       const launch = (): Attempt => {
         const transport = new ProcessTransport({
           command: server.command,
-          args: server.args,
+          args,
           env,
           cwd: server.cwd ?? options.cwd,
           spawn: options.spawn,

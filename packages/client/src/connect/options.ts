@@ -33,6 +33,14 @@ export interface ConnectOptions {
   /** Sent as `Authorization: Bearer …`. */
   bearerToken?: string | undefined
   cwd?: string | undefined
+  /**
+   * The project `npx` looks for packages in (`--prefix`), whatever the working directory: by
+   * default a directory of this package with nothing installed, so a stdio server started with
+   * `npx` comes from npm's cache, as from a desktop client, and not from a project around `cwd`
+   * (whose pnpm or linked layout can make npx fail with "not found"). The server still runs in
+   * `cwd`. Not added when npx's own options name a prefix or a workspace; `false`: never added.
+   */
+  npxPrefix?: string | false | undefined
   /** Largest message accepted from a server, in bytes (default 16 MiB): a stdio line, a JSON body, an SSE event. */
   maxMessageBytes?: number | undefined
   /** How long each stdio shutdown step waits (default 1000 ms). */

@@ -6,6 +6,7 @@
 
 import type { ServerSpec } from '@mcp-kit/client'
 import type { ProfileMeta, ResolvedReference } from '@mcp-kit/profiles'
+import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { appVariables, profileOptions } from '../../session/reference.js'
 import {
@@ -145,6 +146,17 @@ export async function moduleServer(
   out: string,
   io: Io,
 ): Promise<ModuleServer> {
+  const registry = resolved.registry
+  const secret = registry?.launch.inputs.find(
+    (input) => input.secret && Object.hasOwn(registry.values, input.name),
+  )
+  if (registry !== undefined && secret !== undefined) {
+    // The module is source code: a secret answer in its launch would be in the user's repository.
+    throw new CliError(
+      'usage',
+      `${registry.name}@${registry.version} takes the secret ${secret.name}, which a generated module would hold: save the server as a profile (mcp-kit profile create NAME --from mcp+registry://${registry.name}@${registry.version}), which keeps it in the secret store, and generate from @NAME`,
+    )
+  }
   const passed = (args['pass-env'] ?? []).filter((name) => !name.includes('*'))
   const { written, literal } = await launchSettings(resolved, args, io)
   const separated = await separate(literal, passed)

@@ -126,11 +126,16 @@ export function builder(yargs: Argv) {
     )
     .command(
       'update <profile>',
-      "Show the diff, then rewrite the profile's stored schemas and hash (asks on a terminal)",
+      "Show the diff, then rewrite the profile's stored schemas and hash (asks on a terminal); a registry profile also hears of newer versions and moves with --to-version",
       (command: Argv) =>
         command
           .positional('profile', { type: 'string', demandOption: true })
           .option('yes', { type: 'boolean', alias: 'y', describe: 'Do not ask' })
+          .option('to-version', {
+            type: 'string',
+            describe:
+              "A profile made from a registry entry: pin this version instead (latest: the registry's latest), with the answers the profile was made with",
+          })
           .options(connectionFlags),
       run(
         () => import('./update.js'),

@@ -130,7 +130,9 @@ export async function runProfileCreate(args: CreateArguments, io: Io): Promise<n
       serverCommand: args.serverCommand,
       registry: args.registry,
       'registry-header': args['registry-header'],
+      'registry-choice': args['registry-choice'],
       input: args.input,
+      'input-json': args['input-json'],
     },
     io,
   )

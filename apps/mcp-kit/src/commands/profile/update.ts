@@ -1,5 +1,7 @@
 // `mcp-kit profile update <profile>`: show the diff, then rewrite the profile's stored schemas
-// and hash (asking on a terminal); what the user wrote in the profile stays.
+// and hash (asking on a terminal); what the user wrote in the profile stays. A profile made from a
+// registry entry also hears of newer versions, and moves to one with --to-version
+// (update-registry.ts).
 
 import { createInterface } from 'node:readline/promises'
 import type { Tool } from '@mcp-kit/client'
@@ -17,12 +19,14 @@ import { serverFields, toolEntry } from './profile-document.js'
 export interface UpdateArguments extends ConnectionArguments {
   profile: string
   yes?: boolean
+  /** A registry profile: the version to pin instead (`latest` for the registry's latest). */
+  'to-version'?: string
 }
 
 const userFields = ['defaults', 'notes', 'examples', 'output_format'] as const
 
 /** The profile's tool entries brought up to date with the live tools; the user's own fields stay. */
-async function updatedEntries(
+export async function updatedEntries(
   entries: Record<string, ProfileTool>,
   tools: readonly Tool[],
 ): Promise<Record<string, ProfileTool>> {
@@ -65,7 +69,29 @@ async function confirm(io: Io, question: string): Promise<boolean> {
   }
 }
 
+/** --yes, or a yes on the terminal; without either nothing is written (a usage error off a terminal). */
+export async function confirmUpdate(
+  args: UpdateArguments,
+  io: Io,
+  name: string,
+  question: string,
+): Promise<boolean> {
+  if (args.yes) return true
+  if (!io.stderrIsTTY || !(io.stdin as { isTTY?: boolean }).isTTY) {
+    throw new CliError(
+      'usage',
+      `not updating ${name} without confirmation: run it on a terminal, or add --yes`,
+    )
+  }
+  if (await confirm(io, question)) return true
+  await writeLine(io.stdout, 'not updated')
+  return false
+}
+
 export async function runProfileUpdate(args: UpdateArguments, io: Io): Promise<number> {
+  const { updateRegistryProfile } = await import('./update-registry.js')
+  const moved = await updateRegistryProfile(args, io)
+  if (moved !== undefined) return moved
   const comparison = await compare(args.profile, args, io).catch(async (error) => {
     // A profile with nothing stored yet: record the tools for the first time.
     if (!(error instanceof CliError && error.code === 'usage')) throw error
@@ -97,18 +123,7 @@ export async function runProfileUpdate(args: UpdateArguments, io: Io): Promise<n
         '\n',
       ),
     )
-  if (!args.yes) {
-    if (!io.stderrIsTTY || !(io.stdin as { isTTY?: boolean }).isTTY) {
-      throw new CliError(
-        'usage',
-        `not updating ${name} without confirmation: run it on a terminal, or add --yes`,
-      )
-    }
-    if (!(await confirm(io, `Update ${name} to the live tools? [y/N] `))) {
-      await writeLine(io.stdout, 'not updated')
-      return exitCodes.ok
-    }
-  }
+  if (!(await confirmUpdate(args, io, name, `Update ${name} to the live tools? [y/N] `))) return exitCodes.ok
   const { rewriteProfile } = await import('@mcp-kit/profiles')
   const tools = await updatedEntries(comparison.document.tools, comparison.tools)
   const meta = {

@@ -3,7 +3,7 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
-import { registryFlags } from '../../registry/registry-flags.js'
+import { registryChoiceFlag, registryFlags } from '../../registry/registry-flags.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 
 type Runner = 'runSearch' | 'runShow' | 'runLint' | 'runLaunch'
@@ -65,10 +65,11 @@ export function builder(yargs: Argv) {
           .option('input', {
             type: 'string',
             array: true,
-            describe: 'An input for what would be run: name=value',
+            describe: 'An input for what would be run: name=value (a repeated argument: once per value)',
           })
           .option('format', format)
           .options(registryFlags)
+          .options(registryChoiceFlag)
           .example('$0 registry show io.github.modelcontextprotocol/everything', ''),
       run('runShow'),
     )

@@ -2,7 +2,7 @@
 // packages and remotes — and for each of its launches the command line or URL mcp-kit would run,
 // with `<NAME>` where an input has no value yet (secret values given are never shown).
 
-import type { RegistryInput, RegistryServer } from '@mcp-kit/profiles'
+import type { RegistryAnswers, RegistryInput, RegistryServer } from '@mcp-kit/profiles'
 import { CliError } from '../../cli/errors.js'
 import { type Io, useColor, write } from '../../cli/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -10,7 +10,7 @@ import { createStyle } from '../../output/style.js'
 import { writeJson } from '../../output/write-records.js'
 import { registryClient } from '../../registry/registry-client.js'
 import type { RegistryArguments } from '../../registry/registry-flags.js'
-import { parseInputFlags } from '../../session/input-handler.js'
+import { registryAnswers } from '../../registry/resolve-registry.js'
 import { type EntrySummary, summarize } from './entry-summary.js'
 
 export interface ShowArguments extends RegistryArguments {
@@ -20,6 +20,8 @@ export interface ShowArguments extends RegistryArguments {
 
 export interface LaunchView {
   kind: 'package' | 'remote'
+  /** What `--registry-choice` names exactly this launch: `package:1`, `remote:2`. */
+  choice: string
   /** `npm @scope/pkg 1.2.0` or `streamable-http https://…/{tenant}`. */
   what: string
   /** The words spawned (a package), or undefined. */
@@ -30,6 +32,10 @@ export interface LaunchView {
   inputs: RegistryInput[]
   /** Why mcp-kit would not run it. */
   refused?: string
+  /** The launch a reference runs without --registry-choice (the first mcp-kit can run). */
+  default?: boolean
+  /** The launch the --registry-choice given names. */
+  chosen?: boolean
 }
 
 export interface ShowDocument extends EntrySummary {
@@ -42,26 +48,24 @@ export interface ShowDocument extends EntrySummary {
   launches: LaunchView[]
 }
 
-/** Each package and remote of an entry as it would run. */
+/** Each package and remote of an entry as it would run, and which one runs by default or by `choice`. */
 export async function launchViews(
   server: RegistryServer,
-  values: Record<string, string>,
+  values: RegistryAnswers,
+  choice?: string,
 ): Promise<LaunchView[]> {
   const { registryLaunch } = await import('@mcp-kit/profiles')
   const shown = (input: RegistryInput) => `<${input.name}>`
-  const one = (kind: LaunchView['kind'], item: Record<string, unknown>, what: string): LaunchView => {
-    const only: RegistryServer = {
-      ...server,
-      packages: kind === 'package' ? [item] : [],
-      remotes: kind === 'remote' ? [item] : [],
-    }
+  const show = {
+    values,
+    placeholder: shown,
+    answerText: (input: RegistryInput, value: string) => (input.secret ? shown(input) : value),
+  }
+  const one = (kind: LaunchView['kind'], index: number, what: string): LaunchView => {
+    const choose = `${kind}:${index + 1}`
     try {
-      const launch = registryLaunch(only, {
-        values,
-        placeholder: shown,
-        answerText: (input, value) => (input.secret ? shown(input) : value),
-      })
-      const view: LaunchView = { kind, what, inputs: launch.inputs }
+      const launch = registryLaunch(server, { ...show, choose })
+      const view: LaunchView = { kind, choice: choose, what, inputs: launch.inputs }
       const spec = launch.server
       if (spec.transport === 'stdio') {
         view.command = [spec.command, ...spec.args]
@@ -72,20 +76,26 @@ export async function launchViews(
       }
       return view
     } catch (error) {
-      return { kind, what, inputs: [], refused: (error as Error).message }
+      return { kind, choice: choose, what, inputs: [], refused: (error as Error).message }
     }
   }
-  const packages = (Array.isArray(server.packages) ? server.packages : []).map((pkg) =>
-    one(
-      'package',
-      pkg as Record<string, unknown>,
-      [pkg?.registryType, pkg?.identifier, pkg?.version].filter(Boolean).join(' '),
+  const views = [
+    ...(Array.isArray(server.packages) ? server.packages : []).map((pkg, index) =>
+      one('package', index, [pkg?.registryType, pkg?.identifier, pkg?.version].filter(Boolean).join(' ')),
     ),
-  )
-  const remotes = (Array.isArray(server.remotes) ? server.remotes : []).map((remote) =>
-    one('remote', remote as Record<string, unknown>, [remote?.type, remote?.url].filter(Boolean).join(' ')),
-  )
-  return [...packages, ...remotes]
+    ...(Array.isArray(server.remotes) ? server.remotes : []).map((remote, index) =>
+      one('remote', index, [remote?.type, remote?.url].filter(Boolean).join(' ')),
+    ),
+  ]
+  const first = views.find((view) => view.refused === undefined)
+  if (first !== undefined) first.default = true
+  if (choice !== undefined) {
+    // The one a reference would run with this choice (an unknown choice is refused with its reason).
+    const picked = registryLaunch(server, { ...show, choose: choice }).source.choice
+    const view = views.find((item) => item.choice === picked)
+    if (view !== undefined) view.chosen = true
+  }
+  return views
 }
 
 function quote(word: string): string {
@@ -93,7 +103,12 @@ function quote(word: string): string {
 }
 
 function renderInput(input: RegistryInput): string {
-  const notes = [input.required ? 'required' : 'optional', input.secret ? 'secret' : '', input.format ?? '']
+  const notes = [
+    input.required ? 'required' : 'optional',
+    input.repeated ? 'repeatable' : '',
+    input.secret ? 'secret' : '',
+    input.format ?? '',
+  ]
   if (input.default !== undefined) notes.push(`default ${JSON.stringify(input.default)}`)
   if (input.choices !== undefined)
     notes.push(`one of ${input.choices.map((choice) => JSON.stringify(choice)).join(', ')}`)
@@ -117,7 +132,15 @@ export function renderShow(document: ShowDocument, color: boolean): string {
   if (document.websiteUrl) lines.push(`Website: ${line(document.websiteUrl)}`)
   lines.push(`Registry: ${line(document.registry)}`)
   for (const launch of document.launches) {
-    lines.push('', style.accent(`${launch.kind === 'package' ? 'Package' : 'Remote'} ${line(launch.what)}`))
+    const marks = [
+      `--registry-choice ${launch.choice}`,
+      launch.default ? 'the default' : '',
+      launch.chosen ? 'chosen' : '',
+    ]
+    lines.push(
+      '',
+      `${style.accent(`${launch.kind === 'package' ? 'Package' : 'Remote'} ${line(launch.what)}`)} (${marks.filter(Boolean).join(', ')})`,
+    )
     if (launch.refused !== undefined) {
       lines.push(`  not run by mcp-kit: ${line(launch.refused)}`)
       continue
@@ -162,7 +185,7 @@ export async function runShow(args: ShowArguments, io: Io): Promise<number> {
       return view
     }),
     meta: entry.meta,
-    launches: await launchViews(server, parseInputFlags(args).strings),
+    launches: await launchViews(server, registryAnswers(args), args['registry-choice']),
   }
   if (typeof server.websiteUrl === 'string') document.websiteUrl = server.websiteUrl
   if (typeof server.repository?.url === 'string') document.repository = server.repository.url

@@ -4,6 +4,7 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
+import { registryFlags } from '../../registry/registry-flags.js'
 import type { ServeArguments } from './run-serve.js'
 
 export const command = 'serve [targets..]'
@@ -104,6 +105,7 @@ export function builder(yargs: Argv) {
       describe:
         'The output schemas tools declare: none (default: answers off the document still come, with warnings), compact (no descriptions or examples below the top level) or full; a declared schema makes answers strict',
     })
+    .options(registryFlags)
     .option('eager', { type: 'boolean', describe: 'Start every upstream server at once, not on first use' })
     .option('idle-stop', {
       type: 'number',

@@ -1,16 +1,28 @@
 // `mcp-kit serve` as a gateway: the targets that are servers (profiles `@name`, references
-// `mcp+…://`, `name=<reference>`) and the entries of `--config <mcpServers file>` become the
-// gateway's upstreams, beside the registry module if one is given. A profile brings its
-// environment, tools filter, drift policy (its stored schemas) and OAuth client; its name is the
-// namespace. HTTP upstreams use the logins of `mcp-kit auth login` (the user's credentials file).
+// `mcp+…://`, `name=<reference>`) and the entries of `--config <mcpServers file>` (an
+// `mcp+registry://` one resolved here, in its place) become the gateway's upstreams, beside the
+// registry module if one is given. A profile brings its environment, tools filter, drift policy
+// (its stored schemas) and OAuth client; its name is the namespace. HTTP upstreams use the logins
+// of `mcp-kit auth login` (the user's credentials file).
 
-import type { Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
+import type { ConfigReference, ConfigResult, Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
 import type { ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
+import type { RegistryArguments } from '../../registry/registry-flags.js'
 import { resolveForCli } from '../../session/reference.js'
 import type { ServeArguments } from './serve-options.js'
+
+type GatewayArguments = ServeArguments & RegistryArguments
+
+/** The registry flags of `serve`, for `mcp+registry://` targets and config entries. */
+function registryArguments(args: GatewayArguments): RegistryArguments {
+  const given: RegistryArguments = {}
+  if (args.registry !== undefined) given.registry = args.registry
+  if (args['registry-header'] !== undefined) given['registry-header'] = args['registry-header']
+  return given
+}
 
 const namedTarget = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
 
@@ -51,11 +63,12 @@ export function nameFor(target: string, reference: string): string {
 /** A target's upstream; `loginReferences` learns how to name a profile's to `mcp-kit auth login`. */
 async function upstreamOf(
   target: string,
+  args: GatewayArguments,
   io: Io,
   loginReferences: Map<string, string>,
 ): Promise<UpstreamOptions> {
   const reference = namedTarget.exec(target)?.[2] ?? target
-  const resolved = await resolveForCli(reference, io)
+  const resolved = await resolveForCli(reference, io, registryArguments(args))
   if (resolved.operation.kind !== 'inspect') {
     throw new CliError(
       'usage',
@@ -84,6 +97,25 @@ async function upstreamOf(
     }
   }
   return upstream
+}
+
+/** A `--config` entry named by its registry entry: its inputs are the entry's `inputs`. */
+async function referencedUpstream(
+  entry: ConfigReference,
+  args: GatewayArguments,
+  io: Io,
+): Promise<UpstreamOptions> {
+  const resolved = await resolveForCli(entry.reference, io, {
+    ...registryArguments(args),
+    answers: entry.inputs,
+    answerHint: (name) => `add "inputs": { "${name}": "…" } to '${entry.name}' in --config`,
+  })
+  if (entry.options.oauth !== undefined && resolved.server.transport !== 'http')
+    throw new CliError(
+      'usage',
+      `--config: '${entry.name}'.oauth is for remote servers; ${sanitizeLine(entry.reference)} launches a command`,
+    )
+  return { name: entry.name, server: resolved.server, ...entry.options }
 }
 
 function describeEvent(event: GatewayEvent): string | undefined {
@@ -120,14 +152,15 @@ function seconds(value: number | undefined, flag: string): number | undefined {
 export async function startGateway(
   registry: ToolRegistry,
   servers: readonly string[],
-  args: ServeArguments,
+  args: GatewayArguments,
   io: Io,
 ): Promise<Gateway> {
   const upstreams: UpstreamOptions[] = []
   if (args.config !== undefined) {
     const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
+    let config: ConfigResult
     try {
-      const config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
+      config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
       upstreams.push(...config.upstreams)
       for (const skipped of config.skipped) {
         io.stderr.write(`mcp-kit: ${sanitizeLine(skipped.name)} left out of --config: ${skipped.reason}\n`)
@@ -136,9 +169,12 @@ export async function startGateway(
       if (error instanceof ConfigError) throw new CliError('usage', `--config: ${error.message}`)
       throw error
     }
+    // In the file's order: it decides which upstream owns an overlapping resource space.
+    for (const entry of config.references)
+      upstreams.splice(entry.index, 0, await referencedUpstream(entry, args, io))
   }
   const loginReferences = new Map<string, string>()
-  for (const target of servers) upstreams.push(await upstreamOf(target, io, loginReferences))
+  for (const target of servers) upstreams.push(await upstreamOf(target, args, io, loginReferences))
   const taken = new Set<string>()
   for (const upstream of upstreams) {
     if (taken.has(upstream.name)) {
