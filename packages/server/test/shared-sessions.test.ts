@@ -15,7 +15,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import type { RunningHttpServer } from '../src/http/server.js'
 import { createToolRegistry } from '../src/registry/registry.js'
-import { redisStore } from '../src/store/redis-store.js'
+import { redisStore } from '../src/store/redis/store.js'
 import type { Store } from '../src/store/store.js'
 import {
   accept,

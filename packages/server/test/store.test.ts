@@ -16,7 +16,7 @@ import {
 } from '@mcp-kit/fixtures/redis'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry/registry.js'
-import { redisStore } from '../src/store/redis-store.js'
+import { redisStore } from '../src/store/redis/store.js'
 import { memoryStore, type Store } from '../src/store/store.js'
 import { eventually, parseEvents, post, serve } from './helpers.js'
 

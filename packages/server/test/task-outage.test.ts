@@ -6,8 +6,8 @@
 // on a real Redis, under load: apps/mcp-kit/test/scale-out-restart.test.ts.
 
 import { expect, test } from 'vitest'
-import { TaskManager } from '../src/tasks/task-manager.js'
-import { memoryTaskStore, type TaskRecord, type TaskStore } from '../src/tasks/task-store.js'
+import { TaskManager } from '../src/tasks/manager.js'
+import { memoryTaskStore, type TaskRecord, type TaskStore } from '../src/tasks/store.js'
 import { eventually } from './helpers.js'
 
 /** A TaskStore that can be made unreachable, emptied, and announced back. */

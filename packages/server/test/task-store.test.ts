@@ -4,9 +4,9 @@
 
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { takeAnswers } from '../src/tasks/task-input.js'
-import { TaskManager } from '../src/tasks/task-manager.js'
-import { memoryTaskStore, type TaskRecord } from '../src/tasks/task-store.js'
+import { takeAnswers } from '../src/tasks/input.js'
+import { TaskManager } from '../src/tasks/manager.js'
+import { memoryTaskStore, type TaskRecord } from '../src/tasks/store.js'
 
 function record(taskId: string, fields: Partial<TaskRecord> = {}): TaskRecord {
   return {

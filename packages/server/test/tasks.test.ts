@@ -9,8 +9,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client'
 import { describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../src/registry/registry.js'
-import { TaskManager } from '../src/tasks/task-manager.js'
-import { memoryTaskStore } from '../src/tasks/task-store.js'
+import { TaskManager } from '../src/tasks/manager.js'
+import { memoryTaskStore } from '../src/tasks/store.js'
 import { eventually, parseEvents, post, serve, stop } from './helpers.js'
 
 const version = '2026-07-28'

@@ -7,8 +7,8 @@
 import type { ClientCapabilities } from '../context.js'
 import { checkNesting, requiredString } from '../protocol/params.js'
 import { invalidParams, isObject } from '../protocol/rpc.js'
-import type { TaskManager } from './task-manager.js'
-import { declaresTasks, detailedTask, tasksNotDeclared } from './task-wire.js'
+import type { TaskManager } from './manager.js'
+import { declaresTasks, detailedTask, tasksNotDeclared } from './wire.js'
 
 export async function answerTaskMethod(
   manager: TaskManager,

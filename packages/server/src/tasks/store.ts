@@ -3,7 +3,7 @@
 // answer `tasks/get`, `tasks/update` and `tasks/cancel` for it. Everything is async and nothing in
 // a record is a closure: a Redis (or any shared) store can implement this interface without the
 // rest of the server changing. What only makes sense in the process that runs the work (its
-// AbortController, the handler waiting for answers) stays in that process (task-manager.ts).
+// AbortController, the handler waiting for answers) stays in that process (manager.ts).
 
 import type { InputRequest } from '../context.js'
 

@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto'
 import { ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
 import { invalidParams } from '../protocol/rpc.js'
-import { endTask, storeEnd } from './task-ending.js'
-import { takeAnswers } from './task-input.js'
-import type { TaskOptions } from './task-options.js'
-import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './task-store.js'
-import { restoreRecords, startUpkeep } from './task-upkeep.js'
-import { taskNotFound } from './task-wire.js'
+import { endTask, storeEnd } from './ending.js'
+import { takeAnswers } from './input.js'
+import type { TaskOptions } from './options.js'
+import { isTerminal, memoryTaskStore, type TaskError, type TaskRecord, type TaskStore } from './store.js'
+import { restoreRecords, startUpkeep } from './upkeep.js'
+import { taskNotFound } from './wire.js'
 
 interface LocalTask {
   controller: AbortController

@@ -3,7 +3,7 @@
 // written whole from what the owner knew, and a store that is away is tried again by the caller
 // (TaskManager keeps the task as its own, lease renewed, until the store took its end).
 
-import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js'
+import { isTerminal, type TaskRecord, type TaskStore } from './store.js'
 
 /** `current` ended now with `fields` (status, result or error): kept `keepMs` from now. */
 export function ended(current: TaskRecord, fields: Partial<TaskRecord>, now: number): TaskRecord {

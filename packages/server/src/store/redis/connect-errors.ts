@@ -2,7 +2,7 @@
 // a TLS certificate this process does not trust, a login (ACL user and password) Redis refused, a
 // user without the permissions the store needs, or a Redis that could not be reached at all.
 
-import { ServerError } from '../errors.js'
+import { ServerError } from '../../errors.js'
 
 /** Node's codes for a peer certificate that could not be verified (or is not for that host). */
 const untrustedCodes = new Set([

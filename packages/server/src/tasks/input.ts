@@ -8,7 +8,7 @@ import type { ClientCapabilities, InputRequest } from '../context.js'
 import { ServerError } from '../errors.js'
 import { capabilitiesFor, missingCapabilityError, validAnswer } from '../protocol/input-required.js'
 import { type InputChannel, missingCapabilities } from '../protocol/request-context.js'
-import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js'
+import { isTerminal, type TaskRecord, type TaskStore } from './store.js'
 
 /** What the channel needs of the TaskManager running the task. */
 export interface TaskHost {

@@ -1,6 +1,6 @@
 // What a server's tasks may do and how long they are kept: the options of TaskManager.
 
-import type { TaskStore } from './task-store.js'
+import type { TaskStore } from './store.js'
 
 export interface TaskOptions {
   /** Where task records live (default: in this process's memory). */

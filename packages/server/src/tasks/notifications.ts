@@ -4,9 +4,9 @@
 // come from the TaskStore's watch, so a task run by another instance is followed too.
 
 import type { ClientCapabilities } from '../context.js'
-import type { TaskManager } from './task-manager.js'
-import { isTerminal, type TaskRecord } from './task-store.js'
-import { declaresTasks, detailedTask, tasksNotDeclared } from './task-wire.js'
+import type { TaskManager } from './manager.js'
+import { isTerminal, type TaskRecord } from './store.js'
+import { declaresTasks, detailedTask, tasksNotDeclared } from './wire.js'
 
 export interface TaskFollower {
   /** The task ids this subscription reports on (the caller's tasks that exist). */

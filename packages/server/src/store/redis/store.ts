@@ -3,23 +3,17 @@
 // connections: one for commands, one for subscriptions (Redis puts a subscribing connection in
 // a mode where it can do nothing else). The client reconnects by itself; while it is away the
 // store is not ready, and subscriptions are restored when it comes back. A Redis Cluster
-// (`redis-cluster://…`) is served by redis-cluster-store.ts.
+// (`redis-cluster://…`) is served by cluster-store.ts.
 
-import { ServerError } from '../errors.js'
-import type { TaskStore } from '../tasks/task-store.js'
-import {
-  appendArguments,
-  appendEventScript,
-  closeTimeoutMs,
-  evictionWarning,
-  withTimeout,
-} from './redis-common.js'
-import { storeConnectError } from './redis-connect-errors.js'
-import type { RedisStoreOptions } from './redis-options.js'
-import { singleTaskKeys } from './redis-task-keys.js'
-import { redisTaskStore, taskScripts } from './redis-task-store.js'
-import { isClusterUrl, redactedUrl, redisUrlProblem } from './redis-url.js'
-import type { Store, StoredEvent } from './store.js'
+import { ServerError } from '../../errors.js'
+import type { TaskStore } from '../../tasks/store.js'
+import type { Store, StoredEvent } from '../store.js'
+import { appendArguments, appendEventScript, closeTimeoutMs, evictionWarning, withTimeout } from './common.js'
+import { storeConnectError } from './connect-errors.js'
+import type { RedisStoreOptions } from './options.js'
+import { singleTaskKeys } from './task-keys.js'
+import { redisTaskStore, taskScripts } from './task-store.js'
+import { isClusterUrl, redactedUrl, redisUrlProblem } from './url.js'
 
 /**
  * `@redis/client` is an optional peer dependency: installed by whoever uses a Redis store (the
@@ -50,7 +44,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   if (options.ca !== undefined && !/^rediss(-cluster)?:/i.test(options.url))
     throw new Error(`a CA is for a TLS store (rediss://…), not ${redactedUrl(options.url)}`)
   if (isClusterUrl(options.url)) {
-    const { redisClusterStore } = await loadRedis(() => import('./redis-cluster-store.js'))
+    const { redisClusterStore } = await loadRedis(() => import('./cluster-store.js'))
     return redisClusterStore(options)
   }
   const { createClient, defineScript } = await loadRedis(() => import('@redis/client'))

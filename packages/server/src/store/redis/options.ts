@@ -1,5 +1,5 @@
 // What `redisStore` is given: where Redis (or a Redis Cluster) is, and how to reach and watch it.
-// Apart from redis-store.ts so that the cluster store, loaded on demand, can name it too.
+// Apart from store.ts so that the cluster store, loaded on demand, can name it too.
 
 export interface RedisStoreOptions {
   /**

@@ -3,7 +3,7 @@
 // client's queue for that node is dropped once the new topology is read, the cluster answers
 // CLUSTERDOWN while the replica is elected). Such a command is sent again until the new master
 // answers or the failover time runs out; a write that must survive the next failover is sent
-// again with its wait for a replica (redis-cluster-wait.ts). Readiness and "the store came back"
+// again with its wait for a replica (cluster-wait.ts). Readiness and "the store came back"
 // follow the masters' connections.
 
 import {
@@ -29,7 +29,7 @@ export interface ClusterNodes {
 export interface FailoverOptions {
   /** How long a command keeps being sent again (the node timeout and an election, with room). */
   failoverTimeoutMs: number
-  /** Waits until a replica has the write just answered for `key` (redis-cluster-wait.ts). */
+  /** Waits until a replica has the write just answered for `key` (cluster-wait.ts). */
   replicate?: (key: string) => Promise<void>
   report?: (error: Error) => void
 }

@@ -6,7 +6,7 @@
 import type { ClientCapabilities } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { isObject, printable, RpcFailure } from '../protocol/rpc.js'
-import type { TaskRecord } from './task-store.js'
+import type { TaskRecord } from './store.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
 

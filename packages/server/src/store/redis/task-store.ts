@@ -16,9 +16,9 @@
 
 import { randomUUID } from 'node:crypto'
 import type { CommandParser } from '@redis/client'
-import { ServerError } from '../errors.js'
-import { isTerminal, type TaskRecord, type TaskStore } from '../tasks/task-store.js'
-import { singleTaskKeys, type TaskKeys } from './redis-task-keys.js'
+import { ServerError } from '../../errors.js'
+import { isTerminal, type TaskRecord, type TaskStore } from '../../tasks/store.js'
+import { singleTaskKeys, type TaskKeys } from './task-keys.js'
 
 /** The Redis operations the task store needs (redisStore's command connection, with `taskScripts`). */
 export interface RedisTaskCommands {

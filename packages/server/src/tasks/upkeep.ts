@@ -2,7 +2,7 @@
 // here (so other instances know its owner is alive) and dropping records whose keep time ran out;
 // and, when a shared store comes back without them, writing back the records of those tasks.
 
-import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js'
+import { isTerminal, type TaskRecord, type TaskStore } from './store.js'
 
 /**
  * One round of upkeep: renews the lease of each task running here (one write each) and drops

@@ -11,10 +11,10 @@
 import type { ClientCapabilities } from '../context.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
 import type { ToolDefinition } from '../registry/tool-types.js'
-import { TaskInputChannel } from './task-input.js'
-import type { TaskManager } from './task-manager.js'
-import type { TaskRecord } from './task-store.js'
-import { createTaskResult, declaresTasks, tasksNotDeclared, tooManyTasks } from './task-wire.js'
+import { TaskInputChannel } from './input.js'
+import type { TaskManager } from './manager.js'
+import type { TaskRecord } from './store.js'
+import { createTaskResult, declaresTasks, tasksNotDeclared, tooManyTasks } from './wire.js'
 
 /** How a call runs: in the request, or as a task starting at the call, when the handler says, or after a while. */
 export type TaskPlan = 'request' | { start: 'call' | 'handler' | number; required?: boolean }

@@ -4,27 +4,21 @@
 // channel: shardedTaskKeys), so no call is CROSSSLOT, and the task index is sharded so no slot is
 // hot. Pub/sub is sharded (SPUBLISH/SSUBSCRIBE): a message goes to the master of its channel's
 // slot and its subscribers, not over the cluster bus to every node. A failover is ridden out by
-// redis-cluster-failover.ts: commands are sent again until the promoted replica answers, and the
-// writes a client was told about wait for a replica first (redis-cluster-wait.ts), on a second
+// cluster-failover.ts: commands are sent again until the promoted replica answers, and the
+// writes a client was told about wait for a replica first (cluster-wait.ts), on a second
 // set of connections.
 
 import { createCluster, defineScript } from '@redis/client'
-import type { TaskStore } from '../tasks/task-store.js'
-import { watchFailovers } from './redis-cluster-failover.js'
-import { replicaWaits } from './redis-cluster-wait.js'
-import {
-  appendArguments,
-  appendEventScript,
-  closeTimeoutMs,
-  evictionWarning,
-  withTimeout,
-} from './redis-common.js'
-import { storeConnectError } from './redis-connect-errors.js'
-import type { RedisStoreOptions } from './redis-options.js'
-import { shardedTaskKeys } from './redis-task-keys.js'
-import { type RedisTaskCommands, redisTaskStore, taskScripts } from './redis-task-store.js'
-import { clusterTarget, redactedUrl } from './redis-url.js'
-import type { Store, StoredEvent } from './store.js'
+import type { TaskStore } from '../../tasks/store.js'
+import type { Store, StoredEvent } from '../store.js'
+import { watchFailovers } from './cluster-failover.js'
+import { replicaWaits } from './cluster-wait.js'
+import { appendArguments, appendEventScript, closeTimeoutMs, evictionWarning, withTimeout } from './common.js'
+import { storeConnectError } from './connect-errors.js'
+import type { RedisStoreOptions } from './options.js'
+import { shardedTaskKeys } from './task-keys.js'
+import { type RedisTaskCommands, redisTaskStore, taskScripts } from './task-store.js'
+import { clusterTarget, redactedUrl } from './url.js'
 
 /**
  * Index shards of the task store: enough hash tags that the tasks' slots spread evenly over many
