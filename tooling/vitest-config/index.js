@@ -56,8 +56,10 @@ export function integrationFiles(include, root = process.cwd()) {
 
 /**
  * @param {import('vitest/config').UserConfig['test']} [test]
- * @param {{ tier?: 'integration' }} [options] `tier: 'integration'`: every test file is of that
- *   tier, tagged or not (the tooling packages, whose tests all run the built CLI or real peers).
+ * @param {{ tier?: 'integration', unit?: import('vitest/config').UserConfig['test'] }} [options]
+ *   `tier: 'integration'`: every test file is of that tier, tagged or not (the tooling packages,
+ *   whose tests all run the built CLI or real peers). `unit`: settings of the unit project alone
+ *   (how many workers, whether files share a worker's modules).
  */
 export function createVitestConfig(test = {}, options = {}) {
   // The projects say which files they run; `include` at the top would be added to each (extends).
@@ -85,7 +87,12 @@ export function createVitestConfig(test = {}, options = {}) {
           : [
               {
                 extends: true,
-                test: { name: 'unit', include, exclude: [...configDefaults.exclude, ...integration] },
+                test: {
+                  ...options.unit,
+                  name: 'unit',
+                  include,
+                  exclude: [...configDefaults.exclude, ...integration],
+                },
               },
             ]),
         ...(integration.length === 0

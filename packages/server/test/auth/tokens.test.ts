@@ -1,5 +1,5 @@
-// The resource server's token checks that need tokens a test controls: RFC 9068 `typ`, an `iat`
-// in the future, and key rotation (a new key at once, a removed key as soon as the JWKS's
+// The resource server's token checks that need tokens a test controls: RFC 9068 `typ`, expiry,
+// an `iat` in the future, and key rotation (a new key at once, a removed key as soon as the JWKS's
 // Cache-Control says, unknown key ids fetched at most once per cooldown). The issuer is a real
 // HTTP server on 127.0.0.1 publishing its metadata and JWKS; tokens are signed with `jose`. Real
 // tokens from oidc-provider pass the strict `typ` check.
@@ -75,7 +75,7 @@ async function startKeyIssuer(): Promise<KeyIssuer> {
         .setIssuer(issuer)
         .setAudience(resource)
         .setIssuedAt(typeof claims.iat === 'number' ? claims.iat : undefined)
-        .setExpirationTime('5m')
+        .setExpirationTime(typeof claims.exp === 'number' ? claims.exp : '5m')
         .sign(key)
     },
     fetches: () => jwksFetches,
@@ -129,6 +129,22 @@ describe('who the token is for', () => {
     expect(message(nobody)).toMatch(/neither a subject nor a client/)
     const client = await checker.verify(`Bearer ${await issuer.sign('old', { sub: undefined })}`)
     expect(client).toMatchObject({ ok: true, authInfo: { clientId: 'app', subject: undefined } })
+  })
+})
+
+describe('expiry', () => {
+  test('a token past its exp is refused as expired, with invalid_token; one a second from it passes', async () => {
+    const issuer = await startKeyIssuer()
+    const checker = await createOAuthResource({ issuer: issuer.issuer, resource })
+    const now = Math.floor(Date.now() / 1000)
+    const expired = await checker.verify(
+      `Bearer ${await issuer.sign('old', { iat: now - 120, exp: now - 1 })}`,
+    )
+    expect(expired).toMatchObject({ ok: false, status: 401 })
+    expect(message(expired)).toBe('the token has expired')
+    expect(expired.ok ? '' : expired.challenge).toMatch(/error="invalid_token"/)
+    const fresh = await checker.verify(`Bearer ${await issuer.sign('old', { exp: now + 60 })}`)
+    expect(message(fresh)).toBe('ok')
   })
 })
 

@@ -1,17 +1,19 @@
 // Test helpers: real HTTP servers on 127.0.0.1 port 0, raw JSON-RPC over fetch, SDK clients,
-// and bookkeeping so each test closes what it started and can assert it did.
+// and bookkeeping so each test closes what it started and can assert it did (setup.ts).
 
 import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { parseSseEvents } from '@mcp-kit/fixtures/sse'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterEach, expect } from 'vitest'
+import { expect } from 'vitest'
 import { type HttpServerOptions, type RunningHttpServer, startHttpServer } from '../../src/http/server.js'
 import type { ToolRegistry } from '../../src/registry/registry.js'
 
 const running = new Set<RunningHttpServer>()
 const clients = new Set<Client>()
 
-afterEach(async () => {
+/** After each test (setup.ts): closes the clients and servers it started, and checks them closed. */
+export async function closeStarted(): Promise<void> {
   for (const client of clients) await client.close().catch(() => {})
   clients.clear()
   for (const server of running) {
@@ -20,7 +22,7 @@ afterEach(async () => {
     expect(server.handler.stats()).toEqual({ sessions: 0, inFlight: 0, streams: 0 })
   }
   running.clear()
-})
+}
 
 /** Starts a server for one test; it is closed (and checked closed) after the test. */
 export async function serve(
@@ -204,5 +206,54 @@ export function holdStream(
     )
     outgoing.on('error', reject)
     outgoing.end()
+  })
+}
+
+export interface OpenStream {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  /** The JSON messages of the SSE events complete so far, as JSON.parse gives them. */
+  messages(): ReturnType<typeof JSON.parse>[]
+  /** Resolves when the server ends the answer (or the connection closes). */
+  ended: Promise<void>
+  /** Closes it from the client side: its connection is destroyed. */
+  close(): void
+}
+
+/**
+ * POSTs `body` and reads the answer as it streams, on a connection of its own (node:http without
+ * an agent): closing it closes that connection, and nothing opens another (fetch's pool reconnects
+ * after an aborted answer, and a connection that sent nothing holds a server's close for a second).
+ */
+export function postStream(url: string, body: unknown, headers: Record<string, string>): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept, ...headers } },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          text += chunk
+        })
+        const ended = new Promise<void>((resolveEnded) => {
+          response.once('end', resolveEnded)
+          response.once('close', resolveEnded)
+          response.once('error', () => resolveEnded())
+        })
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          messages: () =>
+            parseSseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2))
+              .filter((event) => event.data !== '')
+              .map((event) => JSON.parse(event.data)),
+          ended,
+          close: () => outgoing.destroy(),
+        })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(JSON.stringify(body))
   })
 }

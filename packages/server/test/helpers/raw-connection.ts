@@ -2,14 +2,14 @@
 // bodies that never end, what the server sent before it closed, and whether it reset.
 
 import { connect, type Socket } from 'node:net'
-import { afterEach } from 'vitest'
 
 const sockets = new Set<Socket>()
 
-afterEach(() => {
+/** After each test (setup.ts): destroys the connections it opened. */
+export function destroyConnections(): void {
   for (const socket of sockets) socket.destroy()
   sockets.clear()
-})
+}
 
 export interface RawConnection {
   socket: Socket

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../../src/registry/demo.js'
 import { createToolRegistry } from '../../src/registry/registry.js'
-import { eventually, parseEvents, post, serve, sleep, stop } from '../helpers/http.js'
+import { eventually, parseEvents, post, postStream, serve, stop } from '../helpers/http.js'
 
 const version = '2026-07-28'
 const meta = (extra: Record<string, unknown> = {}) => ({
@@ -280,16 +280,9 @@ describe('streams', () => {
   test('subscriptions/listen: acknowledged first, then tagged list changes and resource updates', async () => {
     const registry = createToolRegistry().resource({ uri: 'notes://a', name: 'a', read: () => 'A' })
     const server = await serve(registry)
-    const controller = new AbortController()
-    const response = await fetch(server.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headersFor('subscriptions/listen'),
-      },
-      body: JSON.stringify({
+    const stream = await postStream(
+      server.url,
+      {
         jsonrpc: '2.0',
         id: 'sub-1',
         method: 'subscriptions/listen',
@@ -297,29 +290,20 @@ describe('streams', () => {
           _meta: meta(),
           notifications: { toolsListChanged: true, resourceSubscriptions: ['notes://a'] },
         },
-      }),
-    })
-    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/)
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-    const decoder = new TextDecoder()
-    let text = ''
-    const messages = () =>
-      parseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)).map((event) => JSON.parse(event.data))
-    const pump = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-        if (done) return
-        text += decoder.decode(value, { stream: true })
-      }
-    })()
-    await eventually(() => messages().length >= 1)
+      },
+      headersFor('subscriptions/listen'),
+    )
+    expect(stream.headers['content-type']).toMatch(/text\/event-stream/)
+    await eventually(() => stream.messages().length >= 1)
     registry.tool({ name: 'added_later', handler: () => 'hi' })
     registry.prompt({ name: 'not_asked_for', get: () => 'x' })
     registry.resourceUpdated('notes://a')
     registry.resourceUpdated('notes://other')
-    await eventually(() => messages().length >= 3)
-    await sleep(50)
-    const all = messages()
+    await eventually(() => stream.messages().length >= 3)
+    // A last update asked for: whatever was sent before it (nothing more) has arrived with it.
+    registry.resourceUpdated('notes://a')
+    await eventually(() => stream.messages().length >= 4)
+    const all = stream.messages()
     expect(all[0]).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',
       params: {
@@ -329,14 +313,16 @@ describe('streams', () => {
     })
     expect(
       all
-        .slice(1)
+        .slice(1, 3)
         .map((message) => message.method)
         .sort(),
     ).toEqual(['notifications/resources/updated', 'notifications/tools/list_changed'])
+    expect(all.slice(3).map((message) => [message.method, message.params.uri])).toEqual([
+      ['notifications/resources/updated', 'notes://a'],
+    ])
     for (const message of all)
       expect(message.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('sub-1')
-    controller.abort()
-    await pump
+    stream.close()
     await eventually(() => server.handler.stats().inFlight === 0)
   })
 
@@ -352,49 +338,39 @@ describe('streams', () => {
       },
     })
     const server = await serve(registry)
-    const controller = new AbortController()
-    const response = await fetch(server.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headersFor('tools/call', 'slow'),
-      },
-      body: JSON.stringify({
+    const stream = await postStream(
+      server.url,
+      {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
         params: { name: 'slow', arguments: {}, _meta: meta({ progressToken: 'p' }) },
-      }),
-    })
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-    await reader.read() // the progress notification: the handler is running
-    controller.abort()
+      },
+      headersFor('tools/call', 'slow'),
+    )
+    await eventually(() => stream.messages().length >= 1) // the progress notification: the handler runs
+    stream.close()
     await eventually(() => aborted)
     await eventually(() => server.handler.stats().inFlight === 0)
   })
 
   test('shutdown ends a subscription with its final result', async () => {
     const server = await serve(createDemoRegistry())
-    const response = await fetch(server.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...headersFor('subscriptions/listen'),
-      },
-      body: JSON.stringify({
+    const stream = await postStream(
+      server.url,
+      {
         jsonrpc: '2.0',
         id: 7,
         method: 'subscriptions/listen',
         params: { _meta: meta(), notifications: { toolsListChanged: true } },
-      }),
-    })
-    const body = response.text()
-    await sleep(50)
-    await stop(server, 1000)
-    const events = parseEvents(await body).map((event) => JSON.parse(event.data))
+      },
+      headersFor('subscriptions/listen'),
+    )
+    await eventually(() => stream.messages().length >= 1) // acknowledged: the subscription is open
+    // The subscription ends at once: the close does not wait out its grace period.
+    await stop(server, 60_000)
+    await stream.ended
+    const events = stream.messages()
     expect(events.at(-1)).toMatchObject({
       id: 7,
       result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest'
 import { createToolRegistry } from '../../src/registry/registry.js'
 import { TaskManager } from '../../src/tasks/manager.js'
 import { memoryTaskStore } from '../../src/tasks/store.js'
-import { eventually, parseEvents, post, serve, stop } from '../helpers/http.js'
+import { eventually, post, postStream, serve, stop } from '../helpers/http.js'
 
 const version = '2026-07-28'
 const tasksExtension = 'io.modelcontextprotocol/tasks'
@@ -341,17 +341,9 @@ describe('tools that run as tasks', () => {
     })
     const server = await serve(registry)
     const taskId = await startTask(server.url, 'waits')
-    const controller = new AbortController()
-    const response = await fetch(server.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': version,
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
+    const stream = await postStream(
+      server.url,
+      {
         jsonrpc: '2.0',
         id: 'sub-tasks',
         method: 'subscriptions/listen',
@@ -362,20 +354,10 @@ describe('tools that run as tasks', () => {
           },
           notifications: { taskIds: [taskId, 'not-a-task'] },
         },
-      }),
-    })
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-    const decoder = new TextDecoder()
-    let text = ''
-    const messages = () =>
-      parseEvents(text.slice(0, text.lastIndexOf('\n\n') + 2)).map((event) => JSON.parse(event.data))
-    const pump = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-        if (done) return
-        text += decoder.decode(value, { stream: true })
-      }
-    })()
+      },
+      { 'mcp-protocol-version': version, 'mcp-method': 'subscriptions/listen' },
+    )
+    const messages = () => stream.messages()
     await eventually(() => messages().length >= 2)
     release.open()
     await eventually(() => messages().some((message) => message.params?.status === 'completed'))
@@ -394,8 +376,7 @@ describe('tools that run as tasks', () => {
         _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-tasks' },
       },
     })
-    controller.abort()
-    await pump
+    stream.close()
     await eventually(() => server.handler.stats().inFlight === 0)
   })
 })

@@ -337,11 +337,9 @@ describe('notifications after serving started', () => {
   })
 
   test('resources/updated reaches subscribed sessions only', async () => {
-    const registry = createToolRegistry().resource({
-      uri: 'doc://watched',
-      name: 'watched',
-      read: () => 'v1',
-    })
+    const registry = createToolRegistry()
+      .resource({ uri: 'doc://watched', name: 'watched', read: () => 'v1' })
+      .resource({ uri: 'doc://elsewhere', name: 'elsewhere', read: () => 'v1' })
     const server = await serve(registry)
     const subscribed = await sdkClient(server.url)
     const other = await sdkClient(server.url)
@@ -353,11 +351,14 @@ describe('notifications after serving started', () => {
       updates.push(`other ${notification.params.uri}`)
     })
     await subscribed.client.subscribeResource({ uri: 'doc://watched' })
+    await other.client.subscribeResource({ uri: 'doc://elsewhere' })
     await eventually(() => server.handler.stats().streams === 2)
     registry.resourceUpdated('doc://watched')
     await eventually(() => updates.length === 1)
-    await sleep(50)
-    expect(updates).toEqual(['subscribed doc://watched'])
+    // Then an update the other session did ask for: anything sent to it before has arrived too.
+    registry.resourceUpdated('doc://elsewhere')
+    await eventually(() => updates.length === 2)
+    expect(updates).toEqual(['subscribed doc://watched', 'other doc://elsewhere'])
   })
 })
 
@@ -375,7 +376,8 @@ test('the replay log is bounded: a resumed stream gets the most recent events', 
   const primed = parseEvents(
     (await post(server.url, call(1, 'chatter', {}, { progressToken: 'c' }), headers)).text,
   )
-  await sleep(50)
+  // The call has ended: every event it wrote is in the log.
+  await eventually(() => server.handler.stats().inFlight === 0)
   const resumed = await fetch(server.url, {
     headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed[0]?.id as string },
   })
