@@ -56,8 +56,11 @@ export function integrationFiles(include, root = process.cwd()) {
 
 /**
  * @param {import('vitest/config').UserConfig['test']} [test]
- * @param {{ tier?: 'integration' }} [options] `tier: 'integration'`: every test file is of that
- *   tier, tagged or not (the tooling packages, whose tests all run the built CLI or real peers).
+ * @param {{ tier?: 'integration', unit?: import('vitest/config').UserConfig['test'] }} [options]
+ *   `tier: 'integration'`: every test file is of that tier, tagged or not (the tooling packages,
+ *   whose tests all run the built CLI or real peers). `unit`: settings of the unit project alone
+ *   (how many workers, whether files share a worker's modules); the unit files then run before
+ *   the integration files, not beside them.
  */
 export function createVitestConfig(test = {}, options = {}) {
   // The projects say which files they run; `include` at the top would be added to each (extends).
@@ -85,12 +88,28 @@ export function createVitestConfig(test = {}, options = {}) {
           : [
               {
                 extends: true,
-                test: { name: 'unit', include, exclude: [...configDefaults.exclude, ...integration] },
+                test: {
+                  ...options.unit,
+                  name: 'unit',
+                  include,
+                  exclude: [...configDefaults.exclude, ...integration],
+                },
               },
             ]),
         ...(integration.length === 0
           ? []
-          : [{ extends: true, test: { name: 'integration', include: integration } }]),
+          : [
+              {
+                extends: true,
+                test: {
+                  name: 'integration',
+                  include: integration,
+                  // Projects with different worker settings cannot run as one group: with settings
+                  // of its own the unit project runs first, then this one.
+                  ...(options.unit === undefined ? {} : { sequence: { groupOrder: 1 } }),
+                },
+              },
+            ]),
       ],
     },
   })

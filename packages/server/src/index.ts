@@ -87,22 +87,22 @@ export { serveStdio } from './stdio/serve.js'
 
 // Shared state for several instances: in memory, or on Redis
 
-export type { RedisStoreOptions } from './store/redis-options.js'
-export { redisStore } from './store/redis-store.js'
+export type { RedisStoreOptions } from './store/redis/options.js'
+export { redisStore } from './store/redis/store.js'
 export type { Store, WriteOptions } from './store/store.js'
 export { memoryStore } from './store/store.js'
 
 // Tasks (the io.modelcontextprotocol/tasks extension): where task records live
 
-export type { TaskOptions } from './tasks/task-options.js'
+export type { TaskOptions } from './tasks/options.js'
 export type {
   MemoryTaskStoreOptions,
   TaskError,
   TaskRecord,
   TaskStatus,
   TaskStore,
-} from './tasks/task-store.js'
-export { memoryTaskStore } from './tasks/task-store.js'
+} from './tasks/store.js'
+export { memoryTaskStore } from './tasks/store.js'
 
 // Errors
 

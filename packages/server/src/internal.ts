@@ -7,4 +7,4 @@ export { sealJson } from './registry/checks.js'
 // The bundled demo: what `mcp-kit serve` serves without a module
 export { createDemoRegistry } from './registry/demo.js'
 // A store URL checked before connecting, and shown without its password (for the CLI's messages)
-export { redactedUrl, redisUrlProblem } from './store/redis-url.js'
+export { redactedUrl, redisUrlProblem } from './store/redis/url.js'

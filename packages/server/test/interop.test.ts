@@ -15,10 +15,10 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, test } from 'vitest'
 import { createDemoRegistry } from '../src/registry/demo.js'
-import { deleteNote } from './fixtures/delete-note.js'
-import { serve } from './helpers.js'
+import { deleteNote } from './helpers/fixtures/delete-note.js'
+import { serve } from './helpers/http.js'
 
-const stdioServer = fileURLToPath(new URL('./fixtures/stdio-confirm-server.js', import.meta.url))
+const stdioServer = fileURLToPath(new URL('./helpers/fixtures/stdio-confirm-server.js', import.meta.url))
 
 /** The demo registry plus a tool that asks the user to confirm before it acts. */
 function confirmRegistry() {

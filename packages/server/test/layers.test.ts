@@ -1,6 +1,7 @@
 // Pins the layers of src/ (docs/architecture.md "Layers", the server): which folder may import
 // which, and no import cycles between folders or between files. A new dependency between folders
-// is a conscious act (add it to the table), as exports.test.ts does for the public API.
+// is a conscious act (add it to the table, and to the drawing in docs/architecture.md, which the
+// last test holds to it), as exports.test.ts does for the public API.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -174,4 +175,39 @@ test('no import cycle between folders', () => {
 test('no import cycle between files (type-only imports included, as madge --circular counts them)', () => {
   const edges = new Map([...graph].map(([from, targets]) => [from, new Set(targets)]))
   expect(cycles(edges)).toEqual([])
+})
+
+test('docs/architecture.md "Layers" (the server) draws this table: every folder with what it may import', () => {
+  const architecture = readFileSync(
+    fileURLToPath(new URL('../../../docs/architecture.md', import.meta.url)),
+    'utf8',
+  )
+  const section = architecture.split('### Server (`packages/server/src`)')[1] ?? ''
+  const block = section.split('```')[1] ?? ''
+  const drawn: Record<string, string[]> = {}
+  let open: string[] | undefined
+  for (const line of block.split('\n')) {
+    const folder = /^([a-z]+)\/\s/.exec(line)?.[1]
+    const arrow = line.indexOf('→')
+    let names: string | undefined
+    if (folder !== undefined && arrow !== -1) {
+      open = []
+      drawn[folder] = open
+      names = line.slice(arrow + 1)
+    } else if (open !== undefined) {
+      // A list that ended with a comma goes on at the end of the next line.
+      names = line.split(/\s{2,}/).at(-1)
+    }
+    if (open === undefined || names === undefined) continue
+    open.push(
+      ...names
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '' && name !== 'nothing'),
+    )
+    if (!names.trim().endsWith(',')) open = undefined
+  }
+  const sorted = (table: Record<string, string[]>) =>
+    Object.fromEntries(Object.entries(table).map(([folder, allowed]) => [folder, [...allowed].sort()]))
+  expect(sorted(drawn)).toEqual(sorted(mayImport))
 })

@@ -1,14 +1,20 @@
 // Error answers of the Streamable HTTP endpoint: a JSON-RPC error object in a JSON body, with
-// the HTTP status that says what went wrong at the transport level.
+// the HTTP status that says what went wrong at the transport level. errorBody is the one writer of
+// such a body, and sendError the one that answers with it: the guards, the stages of a request
+// (exchange.ts) and a 2025 session's streams (an answer the session cannot give any more) use them.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { rpcCodes } from '../errors.js'
 import type { RequestId } from '../protocol/rpc.js'
 import { closeAfterAnswer } from './guard/lingering-close.js'
 
 const mebibyte = 1024 * 1024
 
-/** Answers `status` with `{"jsonrpc":"2.0","error":{code,message},"id":…}` (or ends a started answer). */
+/** `{"jsonrpc":"2.0","error":{code,message},"id":…}`: a JSON-RPC error as the endpoint writes it. */
+export function errorBody(code: number, message: string, id: RequestId | null = null): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id })
+}
+
+/** Answers `status` with an error body (errorBody), or ends an answer already started. */
 export function sendError(
   response: ServerResponse,
   status: number,
@@ -21,7 +27,7 @@ export function sendError(
     response.end()
     return
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id })
+  const body = errorBody(code, message, id)
   response.writeHead(status, [
     'content-type',
     'application/json',
@@ -58,21 +64,4 @@ export function headerValue(value: string | string[] | undefined): string | unde
 /** A byte count as people write it in options: `4 MiB`, or `1024 bytes`. */
 export function describeBytes(bytes: number): string {
   return bytes % mebibyte === 0 ? `${bytes / mebibyte} MiB` : `${bytes} bytes`
-}
-
-/** The 503 for a request whose session the store could not be asked about (it is away); reported. */
-export function storeUnreachable(
-  endpoint: { report(error: unknown): void },
-  response: ServerResponse,
-  headers: readonly string[],
-  error: unknown,
-): void {
-  endpoint.report(error)
-  sendError(
-    response,
-    503,
-    rpcCodes.transportError,
-    'Service Unavailable: the session store cannot be reached',
-    [...headers, 'retry-after', '1'],
-  )
 }

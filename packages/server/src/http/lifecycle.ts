@@ -1,105 +1,123 @@
-// The HTTP handler's life over time (handler.ts): the requests in flight, counted so that a
-// graceful close can wait for them; keep-alive comments every `keepAliveMs` on open SSE streams
-// (calls running longer switch to SSE to get them); and the graceful close itself.
+// The HTTP endpoint's life over time: the requests in flight, counted so that a graceful close
+// can wait for them; what is open (2026 exchanges, stateless 2025 exchanges, SSE streams), so
+// that keep-alive comments reach it every `keepAliveMs` (calls running longer switch to SSE to
+// get them) and a close ends it; and the graceful close itself.
 
 import type { ServerResponse } from 'node:http'
 import type { ModernHandler } from '../server/modern.js'
-import type { ModernExchange } from './modern.js'
 import { keepAliveComment } from './sessions/streams.js'
 import type { SessionTable } from './sessions/table.js'
-import type { StatelessExchanges } from './stateless-exchange.js'
 
-/** What the handler serves with: what gets keep-alives and what a close ends. */
-export interface LifecycleParts {
-  keepAliveMs: number
-  sessions: SessionTable
-  statelessExchanges: StatelessExchanges
-  modernExchanges: Set<ModernExchange>
-  /** SSE responses that get keep-alive comments (the session hub's). */
-  liveStreams: Set<ServerResponse>
-  /** The 2026-07-28 side: its close ends open subscriptions and waits for running tasks. */
-  modern: ModernHandler
+/** An open 2026-07-28 exchange (modern.ts), for keep-alives and shutdown. */
+export interface ModernExchange {
+  startedAt: number
+  /** Switches to SSE (if the client accepts it) so keep-alive comments can flow. */
+  upgrade(): void
+  /** The SSE response, once the exchange streams. */
+  readonly stream: ServerResponse | undefined
+  /** Ends the exchange now (shutdown after the grace period): the handler is cancelled. */
+  close(): void
 }
 
-export interface Lifecycle {
+export interface LifecycleOptions {
+  keepAliveMs: number
+  sessions: SessionTable
+  /** The 2026-07-28 side: its close ends open subscriptions and waits for running tasks. */
+  modern: ModernHandler
+  report(error: unknown): void
+}
+
+/** Starts the keep-alives at construction; they stop when the endpoint closes. */
+export class Lifecycle {
+  /** Open 2026-07-28 exchanges. */
+  readonly modernExchanges = new Set<ModernExchange>()
+  /** The transports of stateless 2025 exchanges still running (stateless-exchange.ts). */
+  readonly statelessTransports = new Set<{ close(): Promise<void> }>()
+  /** SSE responses that get keep-alive comments (the sessions' streams). */
+  readonly liveStreams: Set<ServerResponse> = new Set()
+  readonly #options: LifecycleOptions
+  readonly #keepAliveTimer: NodeJS.Timeout
+  #inFlight = 0
+  #closing = false
+  #closed: Promise<void> | undefined
+  #drained: (() => void) | undefined
+
+  constructor(options: LifecycleOptions) {
+    this.#options = options
+    this.#keepAliveTimer = setInterval(() => this.#keepAlive(), options.keepAliveMs)
+    this.#keepAliveTimer.unref()
+  }
+
   /** True once close() began: new requests get 503. */
-  readonly closing: boolean
+  get closing(): boolean {
+    return this.#closing
+  }
+
   /** Requests being answered now. */
-  readonly inFlight: number
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
   /** Counts a request handed to the protocol side. */
-  exchangeStarted(): void
+  exchangeStarted(): void {
+    this.#inFlight += 1
+  }
+
   /** Counts it back when it ends (answered, cancelled or abandoned). */
-  exchangeEnded(): void
+  exchangeEnded(): void {
+    this.#inFlight -= 1
+    if (this.#inFlight === 0) this.#drained?.()
+  }
+
   /**
    * Graceful close: in-flight requests get up to `graceMs` to finish, then every session is
    * closed and every stream ended.
    */
-  close(graceMs: number): Promise<void>
-}
+  close(graceMs: number): Promise<void> {
+    if (this.#closed !== undefined) return this.#closed
+    const { sessions, modern } = this.#options
+    this.#closing = true
+    clearInterval(this.#keepAliveTimer)
+    sessions.dispose()
+    // Open 2026-07-28 subscriptions end gracefully now (a final result), not at the grace's end.
+    const tasksEnded = modern.close(graceMs)
+    const requestsEnded = new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined
+      const finish = () => {
+        if (timer !== undefined) clearTimeout(timer)
+        this.#drained = undefined
+        this.#endEverything()
+        resolve()
+      }
+      if (this.#inFlight <= 0) {
+        finish()
+        return
+      }
+      this.#drained = finish
+      timer = setTimeout(finish, graceMs)
+      timer.unref()
+    })
+    this.#closed = Promise.all([requestsEnded, tasksEnded]).then(() => {})
+    return this.#closed
+  }
 
-/** Starts the keep-alives; they stop when the handler closes. */
-export function startLifecycle(parts: LifecycleParts): Lifecycle {
-  const { keepAliveMs, sessions, statelessExchanges, modernExchanges, liveStreams, modern } = parts
-  let inFlight = 0
-  let closing = false
-  let closed: Promise<void> | undefined
-  let drained: (() => void) | undefined
-
-  const keepAliveTimer = setInterval(() => {
-    const olderThan = Date.now() - keepAliveMs
-    for (const session of sessions.values()) session.transport.upgradeSlowExchanges(olderThan)
-    for (const stream of liveStreams) if (!stream.destroyed) stream.write(keepAliveComment)
-    for (const exchange of modernExchanges) {
+  #keepAlive(): void {
+    const olderThan = Date.now() - this.#options.keepAliveMs
+    for (const session of this.#options.sessions.values()) session.transport.upgradeSlowExchanges(olderThan)
+    for (const stream of this.liveStreams) if (!stream.destroyed) stream.write(keepAliveComment)
+    for (const exchange of this.modernExchanges) {
       if (exchange.startedAt <= olderThan) exchange.upgrade()
       const stream = exchange.stream
       if (stream !== undefined && !stream.destroyed) stream.write(keepAliveComment)
     }
-  }, keepAliveMs)
-  keepAliveTimer.unref()
+  }
 
-  return {
-    get closing() {
-      return closing
-    },
-    get inFlight() {
-      return inFlight
-    },
-    exchangeStarted() {
-      inFlight += 1
-    },
-    exchangeEnded() {
-      inFlight -= 1
-      if (inFlight === 0) drained?.()
-    },
-    close(graceMs) {
-      if (closed !== undefined) return closed
-      closing = true
-      clearInterval(keepAliveTimer)
-      sessions.dispose()
-      // Open 2026-07-28 subscriptions end gracefully now (a final result), not at the grace's end.
-      const tasksEnded = modern.close(graceMs)
-      const requestsEnded = new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | undefined
-        const finish = () => {
-          if (timer !== undefined) clearTimeout(timer)
-          drained = undefined
-          sessions.closeAll()
-          statelessExchanges.closeAll()
-          for (const exchange of [...modernExchanges]) exchange.close()
-          for (const stream of liveStreams) stream.end()
-          liveStreams.clear()
-          resolve()
-        }
-        if (inFlight <= 0) {
-          finish()
-          return
-        }
-        drained = finish
-        timer = setTimeout(finish, graceMs)
-        timer.unref()
-      })
-      closed = Promise.all([requestsEnded, tasksEnded]).then(() => {})
-      return closed
-    },
+  #endEverything(): void {
+    this.#options.sessions.closeAll()
+    for (const transport of this.statelessTransports) transport.close().catch(this.#options.report)
+    this.statelessTransports.clear()
+    for (const exchange of [...this.modernExchanges]) exchange.close()
+    for (const stream of this.liveStreams) stream.end()
+    this.liveStreams.clear()
   }
 }

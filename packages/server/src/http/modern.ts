@@ -4,43 +4,22 @@
 // out, or the call runs long enough to need keep-alives. The client closing the response is the
 // cancellation (spec 2026-07-28 streamable-http "Cancellation").
 
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AuthInfo } from '../context.js'
+import { rpcCodes } from '../errors.js'
 import type { RpcNotification, RpcRequest } from '../protocol/rpc.js'
-import type { ServerCore } from '../server/core.js'
-import type { Negotiation } from './content-negotiation.js'
+import { headerValue } from './answers.js'
+import type { PostedExchange } from './exchange.js'
+import type { ModernExchange } from './lifecycle.js'
 import { sseHeaders } from './sessions/event-log.js'
 
-/** What the handler tracks of an open 2026-07-28 exchange (for keep-alives and shutdown). */
-export interface ModernExchange {
-  startedAt: number
-  /** Switches to SSE (if the client accepts it) so keep-alive comments can flow. */
-  upgrade(): void
-  /** The SSE response, once the exchange streams. */
-  readonly stream: ServerResponse | undefined
-  /** Ends the exchange now (shutdown after the grace period): the handler is cancelled. */
-  close(): void
-}
-
-export interface ModernServeOptions {
-  core: ServerCore
-  request: IncomingMessage
-  response: ServerResponse
-  negotiation: Negotiation
-  /** Extra headers (CORS) for the answer. */
-  headers: readonly string[]
-  authInfo: AuthInfo | undefined
-  exchanges: Set<ModernExchange>
-  /** Called once when the exchange is over (answered or abandoned). */
-  onEnd(): void
-}
-
-export function serveModern(message: RpcRequest, options: ModernServeOptions): void {
-  const { core, request, response, negotiation, headers } = options
+/** Serves a 2026-07-28 request, counted in flight already (post.ts); the lifecycle tracks it until it ends. */
+export function serveModern(exchange: PostedExchange): void {
+  const { request, response, headers, negotiation, endpoint } = exchange
+  const message = exchange.message as RpcRequest
+  const { core, lifecycle } = endpoint
   const controller = new AbortController()
   let streaming = false
   let ended = false
-  const exchange: ModernExchange = {
+  const tracked: ModernExchange = {
     startedAt: Date.now(),
     upgrade: () => startStream(),
     get stream() {
@@ -52,12 +31,12 @@ export function serveModern(message: RpcRequest, options: ModernServeOptions): v
       else response.destroy()
     },
   }
-  options.exchanges.add(exchange)
+  lifecycle.modernExchanges.add(tracked)
   const end = () => {
     if (ended) return
     ended = true
-    options.exchanges.delete(exchange)
-    options.onEnd()
+    lifecycle.modernExchanges.delete(tracked)
+    lifecycle.exchangeEnded()
   }
   response.once('close', () => {
     if (!response.writableFinished) controller.abort()
@@ -80,30 +59,18 @@ export function serveModern(message: RpcRequest, options: ModernServeOptions): v
     response.write(`data: ${JSON.stringify(notification)}\n\n`)
   }
 
-  const header = (name: string): string | undefined => {
-    const value = request.headers[name]
-    return Array.isArray(value) ? value[0] : value
-  }
+  const header = (name: string): string | undefined => headerValue(request.headers[name])
 
   if (message.method === 'subscriptions/listen' && !negotiation.sse) {
     // A subscription is a stream; a JSON-only client cannot have one.
-    response.writeHead(406, ['content-type', 'application/json', ...headers])
-    response.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: message.id,
-        error: {
-          code: -32600,
-          message: 'Not Acceptable: subscriptions/listen needs Accept: text/event-stream',
-        },
-      }),
-    )
+    const why = 'Not Acceptable: subscriptions/listen needs Accept: text/event-stream'
+    exchange.fail(406, rpcCodes.invalidRequest, why, undefined, message.id)
     end()
     return
   }
 
   core.modern
-    .handle(message, { header, authInfo: options.authInfo, signal: controller.signal, notify })
+    .handle(message, { header, authInfo: exchange.authInfo, signal: controller.signal, notify })
     .then(({ response: answer, httpStatus }) => {
       if (response.destroyed || controller.signal.aborted) return
       const text = JSON.stringify(answer)
@@ -131,16 +98,7 @@ export function serveModern(message: RpcRequest, options: ModernServeOptions): v
     })
     .catch((error: unknown) => {
       core.report?.(error as Error)
-      if (!response.headersSent) {
-        response.writeHead(500, ['content-type', 'application/json', ...headers])
-        response.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: message.id,
-            error: { code: -32603, message: 'Internal error' },
-          }),
-        )
-      } else response.end()
+      exchange.fail(500, rpcCodes.internalError, 'Internal error', undefined, message.id)
     })
     .finally(end)
 }

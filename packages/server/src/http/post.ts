@@ -1,284 +1,189 @@
-// POST to the MCP endpoint: media types (415, 406), the body (guard/body-reader.ts), JSON and
-// JSON-RPC validity (400), the protocol version header, then the message goes to its session,
-// to a new session (initialize), or to a stateless exchange.
+// POST to the MCP endpoint: a short chain of stages over one Exchange (exchange.ts). Each stage
+// answers (and the chain ends there) or hands the exchange on; the message is read and its kind
+// and era classified once, by readMessage, and every later stage reads them off the exchange.
+//
+//   media types (415, 406) → the body (guard/body-reader.ts: 413, 408) → readMessage (400) →
+//   admitMessage (403 scopes, 503 closing) → 2026-07-28: modern.ts
+//                                          → 2025: the version header (400), then stateless
+//                                            (stateless-exchange.ts), a new session at
+//                                            initialize (503 at the cap), or its session (400, 404)
 
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { rpcCodes } from '../errors.js'
-import { classify, echoableId, type MessageKind, type RequestMessage } from '../protocol/message.js'
-import { quotedId, type RpcMessage, type RpcRequest } from '../protocol/rpc.js'
-import { isLegacyVersion, isModernVersion, legacyVersions } from '../protocol/versions.js'
-import { claimsModern } from '../server/protocol-server.js'
-import { headerValue, refuse, sendError, storeUnreachable } from './answers.js'
-import { negotiate } from './content-negotiation.js'
-import type { HttpEndpoint } from './endpoint.js'
-import { type Admission, refuseVerdict } from './guard/admission.js'
+import { eraOf } from '../protocol/era.js'
+import { classify, echoableId, type RequestMessage } from '../protocol/message.js'
+import { quotedId, type RpcRequest } from '../protocol/rpc.js'
+import { isLegacyVersion, legacyVersions } from '../protocol/versions.js'
+import type { Exchange, PostedExchange } from './exchange.js'
+import { refuseVerdict } from './guard/admission.js'
 import { readBody } from './guard/body-reader.js'
+import { serveModern } from './modern.js'
 import type { SessionEntry } from './sessions/table.js'
+import { serveStateless } from './stateless-exchange.js'
 
-export function handlePost(
-  endpoint: HttpEndpoint,
-  request: IncomingMessage,
-  response: ServerResponse,
-  admission: Admission,
-): void {
-  const headers = admission.headers
-  const contentType = request.headers['content-type']
-  if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) {
-    refuse(
-      request,
-      response,
-      415,
-      rpcCodes.transportError,
-      'Unsupported Media Type: Content-Type must be application/json',
-      headers,
-    )
-    return
-  }
-  const negotiation = negotiate(request.headers.accept)
-  if (!negotiation.json && !negotiation.sse) {
-    refuse(
-      request,
-      response,
-      406,
-      rpcCodes.transportError,
-      'Not Acceptable: accept application/json or text/event-stream',
-      headers,
-    )
-    return
-  }
+export function handlePost(exchange: Exchange): void {
+  if (!acceptsMediaTypes(exchange)) return
+  const { request, response, headers, endpoint } = exchange
   readBody(request, response, headers, endpoint.bodyLimits, (body) => {
-    let parsed: unknown
     try {
-      parsed = JSON.parse(body.toString('utf8'))
-    } catch {
-      sendError(response, 400, rpcCodes.parseError, 'Parse error: the body is not valid JSON', headers)
-      return
-    }
-    try {
-      handleMessage(endpoint, parsed, request, response, admission)
+      if (!readMessage(exchange, body) || !admitMessage(exchange)) return
+      if (exchange.era === 'modern') toModern(exchange)
+      else toLegacy(exchange)
     } catch (error) {
-      endpoint.report(error)
-      sendError(response, 500, rpcCodes.internalError, 'Internal error', headers)
+      exchange.internalError(error)
     }
   })
 }
 
-function handleMessage(
-  endpoint: HttpEndpoint,
-  parsed: unknown,
-  request: IncomingMessage,
-  response: ServerResponse,
-  admission: Admission,
-): void {
-  const headers = admission.headers
-  if (Array.isArray(parsed)) {
-    sendError(
-      response,
-      400,
-      rpcCodes.invalidRequest,
-      'Invalid Request: JSON-RPC batches are not supported',
-      headers,
+/** 415 unless the body is JSON, 406 unless the client takes JSON or SSE. */
+function acceptsMediaTypes(exchange: Exchange): boolean {
+  const contentType = exchange.request.headers['content-type']
+  if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) {
+    exchange.refuse(
+      415,
+      rpcCodes.transportError,
+      'Unsupported Media Type: Content-Type must be application/json',
     )
-    return
+    return false
+  }
+  const negotiation = exchange.negotiation
+  if (!negotiation.json && !negotiation.sse) {
+    exchange.refuse(
+      406,
+      rpcCodes.transportError,
+      'Not Acceptable: accept application/json or text/event-stream',
+    )
+    return false
+  }
+  return true
+}
+
+/** Parses the body into one JSON-RPC message and classifies its kind and era (400 when it is none). */
+function readMessage(exchange: Exchange, body: Buffer): exchange is PostedExchange {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body.toString('utf8'))
+  } catch {
+    exchange.fail(400, rpcCodes.parseError, 'Parse error: the body is not valid JSON')
+    return false
+  }
+  if (Array.isArray(parsed)) {
+    exchange.fail(400, rpcCodes.invalidRequest, 'Invalid Request: JSON-RPC batches are not supported')
+    return false
   }
   const kind = classify(parsed)
   if (kind === undefined) {
-    sendError(
-      response,
-      400,
-      rpcCodes.invalidRequest,
-      'Invalid Request: not a valid JSON-RPC 2.0 message for MCP',
-      headers,
-      echoableId(parsed),
-    )
+    const why = 'Invalid Request: not a valid JSON-RPC 2.0 message for MCP'
+    exchange.fail(400, rpcCodes.invalidRequest, why, undefined, echoableId(parsed))
+    return false
+  }
+  exchange.message = parsed as PostedExchange['message']
+  exchange.kind = kind
+  exchange.era = eraOf(kind, (parsed as { params?: unknown }).params, exchange.versionHeader)
+  return true
+}
+
+/** A request needs the scopes its tool asks for (403) and a server not shutting down (503). */
+function admitMessage(exchange: PostedExchange): boolean {
+  if (exchange.kind !== 'request') return true
+  const refusal = exchange.endpoint.scopeRefusal(exchange.message as RpcRequest, exchange.authInfo)
+  if (refusal !== undefined) {
+    refuseVerdict(exchange.request, exchange.response, refusal, exchange.headers)
+    return false
+  }
+  if (exchange.endpoint.lifecycle.closing) {
+    const why = 'Service Unavailable: the server is shutting down'
+    exchange.fail(503, rpcCodes.transportError, why, ['retry-after', '1'])
+    return false
+  }
+  return true
+}
+
+function toModern(exchange: PostedExchange): void {
+  // 2026-07-28 defines no client notifications over HTTP (closing a stream cancels).
+  if (exchange.kind === 'notification') {
+    exchange.answerEmpty(202)
     return
   }
-  const message = parsed as RpcMessage
-  const versionHeader = headerValue(request.headers['mcp-protocol-version'])
-  // 2026-07-28: a request claims the per-request era in its _meta (or, without a claim, by
-  // naming a modern version in the header: then it is refused for the missing envelope).
-  const modern =
-    kind !== 'response' &&
-    (claimsModern((message as { params?: unknown }).params) ||
-      (versionHeader !== undefined && isModernVersion(versionHeader)))
-  if (kind === 'request') {
-    const refusal = endpoint.scopeRefusal(message as RpcRequest, admission)
-    if (refusal !== undefined) {
-      refuseVerdict(request, response, refusal, headers)
-      return
-    }
-  }
-  if (endpoint.closing && kind === 'request') {
-    sendError(response, 503, rpcCodes.transportError, 'Service Unavailable: the server is shutting down', [
-      ...headers,
-      'retry-after',
-      '1',
-    ])
+  exchange.endpoint.lifecycle.exchangeStarted()
+  serveModern(exchange)
+}
+
+function isInitialize(exchange: PostedExchange): boolean {
+  return exchange.kind === 'request' && (exchange.message as RequestMessage).method === 'initialize'
+}
+
+function toLegacy(exchange: PostedExchange): void {
+  const version = exchange.versionHeader
+  if (version !== undefined && !isLegacyVersion(version) && !isInitialize(exchange)) {
+    const why = `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))} (supported: 2026-07-28, ${legacyVersions.join(', ')})`
+    exchange.fail(400, rpcCodes.transportError, why)
     return
   }
-  if (modern) {
-    if (kind === 'notification') {
-      // 2026-07-28 defines no client notifications over HTTP (closing a stream cancels).
-      response.writeHead(202, headers as string[])
-      response.end()
-      return
-    }
-    endpoint.exchangeStarted()
-    endpoint.serveModern(message as RpcRequest, request, response, admission)
+  if (exchange.endpoint.stateless) {
+    serveStateless(exchange)
     return
   }
-  const isInitialize = kind === 'request' && (message as RequestMessage).method === 'initialize'
-  if (!isInitialize && versionHeader !== undefined && !isLegacyVersion(versionHeader)) {
-    sendError(
-      response,
-      400,
-      rpcCodes.transportError,
-      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(versionHeader.slice(0, 40))} (supported: 2026-07-28, ${legacyVersions.join(', ')})`,
-      headers,
-    )
-    return
-  }
-  if (endpoint.stateless) {
-    serveStateless(endpoint, kind, message, request, response, admission)
-    return
-  }
-  const sessionId = headerValue(request.headers['mcp-session-id'])
+  const sessionId = exchange.sessionId
   if (sessionId === undefined) {
-    if (!isInitialize) {
-      sendError(
-        response,
-        400,
-        rpcCodes.transportError,
-        'Bad Request: Mcp-Session-Id header is required',
-        headers,
-      )
-      return
-    }
-    initializeSession(endpoint, message as RequestMessage, request, response, admission)
+    if (isInitialize(exchange)) openSession(exchange)
+    else exchange.fail(400, rpcCodes.transportError, 'Bad Request: Mcp-Session-Id header is required')
     return
   }
-  const found = endpoint.session(sessionId, admission)
+  const found = exchange.endpoint.sessions.lookup(sessionId, exchange.principal)
   if (found instanceof Promise) {
     found.then(
-      (session) => toSession(endpoint, session, kind, message, isInitialize, request, response, admission),
-      (error: unknown) => storeUnreachable(endpoint, response, headers, error),
+      (session) => toSession(exchange, session),
+      (error: unknown) => exchange.storeUnreachable(error),
     )
     return
   }
-  toSession(endpoint, found, kind, message, isInitialize, request, response, admission)
+  toSession(exchange, found)
 }
 
 /** Hands a message to its session (404 when there is none). */
-function toSession(
-  endpoint: HttpEndpoint,
-  session: SessionEntry | undefined,
-  kind: MessageKind,
-  message: RpcMessage,
-  isInitialize: boolean,
-  request: IncomingMessage,
-  response: ServerResponse,
-  admission: Admission,
-): void {
-  const headers = admission.headers
+function toSession(exchange: PostedExchange, session: SessionEntry | undefined): void {
   if (session === undefined) {
-    sendError(response, 404, rpcCodes.sessionNotFound, 'Session not found', headers)
+    exchange.fail(404, rpcCodes.sessionNotFound, 'Session not found')
     return
   }
-  if (isInitialize) {
-    sendError(
-      response,
-      400,
-      rpcCodes.invalidRequest,
-      'Invalid Request: the session is already initialized',
-      headers,
-    )
+  if (isInitialize(exchange)) {
+    exchange.fail(400, rpcCodes.invalidRequest, 'Invalid Request: the session is already initialized')
     return
   }
   const transport = session.transport
-  if (kind === 'request') {
-    const id = (message as RequestMessage).id
-    if (transport.exchanges.has(id)) {
-      sendError(
-        response,
-        400,
-        rpcCodes.invalidRequest,
-        `Invalid Request: request id ${quotedId(id)} is already in use`,
-        headers,
-        id,
-      )
-      return
-    }
-    endpoint.exchangeStarted()
-    transport.dispatchRequest(
-      message as RequestMessage,
-      response,
-      negotiate(request.headers.accept),
-      headers,
-      request.headers,
-      admission.authInfo,
-    )
+  if (exchange.kind !== 'request') {
+    transport.dispatchOther(exchange.message, exchange)
+    exchange.answerEmpty(202)
     return
   }
-  transport.dispatchOther(message, request.headers, admission.authInfo)
-  response.writeHead(202, headers as string[])
-  response.end()
-}
-
-function serveStateless(
-  endpoint: HttpEndpoint,
-  kind: MessageKind,
-  message: RpcMessage,
-  request: IncomingMessage,
-  response: ServerResponse,
-  admission: Admission,
-): void {
-  if (kind !== 'request') {
-    response.writeHead(202, admission.headers as string[])
-    response.end()
+  const message = exchange.message as RequestMessage
+  if (transport.exchanges.has(message.id)) {
+    const why = `Invalid Request: request id ${quotedId(message.id)} is already in use`
+    exchange.fail(400, rpcCodes.invalidRequest, why, undefined, message.id)
     return
   }
-  endpoint.exchangeStarted()
-  endpoint.statelessExchanges
-    .serve(message as RequestMessage, request, response, admission)
-    .catch((error: unknown) => {
-      endpoint.hub.exchangeEnded()
-      endpoint.report(error)
-      sendError(response, 500, rpcCodes.internalError, 'Internal error', admission.headers)
-    })
+  exchange.endpoint.lifecycle.exchangeStarted()
+  transport.dispatchRequest(message, exchange)
 }
 
-function initializeSession(
-  endpoint: HttpEndpoint,
-  message: RequestMessage,
-  request: IncomingMessage,
-  response: ServerResponse,
-  admission: Admission,
-): void {
-  const clientKey = endpoint.clientKey(request, admission)
+/** Initialize without a session: a new one, unless the client or the server is at its cap (503). */
+function openSession(exchange: PostedExchange): void {
+  const { endpoint } = exchange
+  const clientKey = endpoint.sessions.clientKey(exchange.request, exchange.authInfo, exchange.principal)
   const refusal = endpoint.sessions.refusal(clientKey)
   if (refusal !== undefined) {
-    sendError(response, 503, rpcCodes.transportError, refusal.message, [
-      ...admission.headers,
+    exchange.fail(503, rpcCodes.transportError, refusal.message, [
       'retry-after',
       String(refusal.retryAfterSeconds),
     ])
     return
   }
-  endpoint.exchangeStarted()
-  endpoint.openSession(clientKey, admission.clientIdentity).then(
-    (session) =>
-      session.transport.dispatchRequest(
-        message,
-        response,
-        negotiate(request.headers.accept),
-        admission.headers,
-        request.headers,
-        admission.authInfo,
-      ),
+  endpoint.lifecycle.exchangeStarted()
+  endpoint.sessions.create(clientKey, exchange.principal).then(
+    (session) => session.transport.dispatchRequest(exchange.message as RequestMessage, exchange),
     (error: unknown) => {
-      endpoint.hub.exchangeEnded()
-      endpoint.report(error)
-      sendError(response, 500, rpcCodes.internalError, 'Internal error', admission.headers)
+      endpoint.lifecycle.exchangeEnded()
+      exchange.internalError(error)
     },
   )
 }

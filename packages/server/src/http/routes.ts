@@ -1,12 +1,14 @@
 // Where a request to the HTTP handler (handler.ts) goes: on the MCP endpoint's path, once
-// admitted (guard/admission.ts), to the POST, GET or DELETE handler by its method (405 for any
-// other); elsewhere to /healthz, to OAuth's protected-resource metadata, or a 404.
+// admitted (guard/admission.ts), it becomes an Exchange (exchange.ts) and goes to the POST, GET or
+// DELETE handler by its method (405 for any other); elsewhere to /healthz, to OAuth's
+// protected-resource metadata, or a 404.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { OAuthResource } from '../auth/oauth-resource.js'
 import { rpcCodes } from '../errors.js'
 import { refuse, sendError } from './answers.js'
 import type { HttpEndpoint } from './endpoint.js'
+import { Exchange } from './exchange.js'
 import { handleDelete, handleGet } from './get-delete.js'
 import { type Admission, type Admit, allowedMethods } from './guard/admission.js'
 import { handlePost } from './post.js'
@@ -94,21 +96,21 @@ export function createRouter(
   }
 
   function dispatch(request: IncomingMessage, response: ServerResponse, admission: Admission): void {
+    const exchange = new Exchange(endpoint, request, response, admission)
     switch (request.method) {
       case 'POST':
-        handlePost(endpoint, request, response, admission)
+        handlePost(exchange)
         return
       case 'GET':
         request.resume()
-        handleGet(endpoint, request, response, admission)
+        handleGet(exchange)
         return
       case 'DELETE':
         request.resume()
-        handleDelete(endpoint, request, response, admission)
+        handleDelete(exchange)
         return
       default:
-        refuse(request, response, 405, rpcCodes.transportError, 'Method Not Allowed', [
-          ...admission.headers,
+        exchange.refuse(405, rpcCodes.transportError, 'Method Not Allowed', [
           'allow',
           endpoint.stateless ? 'POST, OPTIONS' : allowedMethods,
         ])

@@ -11,14 +11,10 @@ import type { ToolRegistry } from '../registry/registry.js'
 import { sharedSessions } from '../store/shared-sessions.js'
 import { sharedChangeFeed, sharedStateKey } from '../store/shared-state.js'
 import type { Store } from '../store/store.js'
+import { defaultBodyTimeoutMs } from './endpoint.js'
 import { type ConnectionStats, guardConnections } from './guard/connection-guard.js'
 import { connectionCapFor, readOpenFileLimit } from './guard/open-file-limit.js'
-import {
-  createHttpHandler,
-  defaultBodyTimeoutMs,
-  type HttpHandler,
-  type HttpHandlerOptions,
-} from './handler.js'
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './handler.js'
 
 export interface HttpServerOptions extends HttpHandlerOptions {
   /**

@@ -49,7 +49,7 @@ export interface RequestContextInit {
   closeStream?: () => void
   /** The error for capabilities the client did not declare (era-specific). */
   missingCapabilities?: (missing: ClientCapabilities) => Error
-  /** Turns the call into a task (tasks/task-call.ts); absent where calls cannot become tasks. */
+  /** Turns the call into a task (tasks/call.ts); absent where calls cannot become tasks. */
   startTask?: () => Promise<void>
   /** The task the call runs as, once it is one. */
   taskId?: string

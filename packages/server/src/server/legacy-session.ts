@@ -44,6 +44,8 @@ export interface SessionState {
 
 /** Per-message information from the transport (HTTP headers, the authenticated caller, SSE control). */
 export interface MessageExtra {
+  /** The message's era, when the transport classified it already (HTTP); else the protocol server does. */
+  era?: Era
   authInfo?: import('../context.js').AuthInfo
   requestInfo?: { headers?: Record<string, string | string[] | undefined> }
   closeSSEStream?: () => void

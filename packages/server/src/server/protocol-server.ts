@@ -3,9 +3,9 @@
 // answered statelessly, everything else belongs to the connection's 2025-era session — so one
 // stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
 
+import { eraOf } from '../protocol/era.js'
 import type { RequestId, RpcMessage, RpcRequest } from '../protocol/rpc.js'
 import { isObject } from '../protocol/rpc.js'
-import { metaKeys } from '../protocol/versions.js'
 import type { RegistryEvent } from '../registry/registry.js'
 import type { Runtime } from '../runtime/runtime.js'
 import { createServerCore, type ProtocolServerOptions, type ServerCore } from './core.js'
@@ -44,11 +44,6 @@ export interface SessionLink {
   deliver?: (message: RpcMessage) => void
   /** Set by the protocol server: the ids of the questions to the client still unanswered here. */
   pendingQuestions?: () => RequestId[]
-}
-
-/** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
-export function claimsModern(params: unknown): boolean {
-  return isObject(params) && isObject(params._meta) && metaKeys.protocolVersion in params._meta
 }
 
 /** Serves one connection in both eras. */
@@ -166,7 +161,8 @@ export class ProtocolServer {
     if (typeof value.method === 'string') {
       if ('id' in value) {
         const request = message as RpcRequest
-        if (claimsModern(request.params)) this.#answerModern(request, extra)
+        // A transport that classified the message already (HTTP) says so; the others leave it here.
+        if ((extra?.era ?? eraOf('request', request.params)) === 'modern') this.#answerModern(request, extra)
         else this.#legacySession().handleRequest(request, extra)
         return
       }

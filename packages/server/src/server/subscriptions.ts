@@ -9,7 +9,7 @@ import { checkNesting } from '../protocol/params.js'
 import { invalidParams, isObject, type RequestId, type RpcNotification } from '../protocol/rpc.js'
 import { metaKeys } from '../protocol/versions.js'
 import type { RegistryEvent } from '../registry/registry.js'
-import type { TaskFollower } from '../tasks/task-notifications.js'
+import type { TaskFollower } from '../tasks/notifications.js'
 
 /** A source of registry change events (in-process, or fanned out from other instances). */
 export interface ChangeFeed {
@@ -25,7 +25,7 @@ interface Filter {
   taskIds?: string[]
 }
 
-/** Follows tasks for a subscription (tasks/task-notifications.ts), bound to the request's caller. */
+/** Follows tasks for a subscription (tasks/notifications.ts), bound to the request's caller. */
 export type TaskFollowing = (taskIds: string[]) => Promise<TaskFollower>
 
 const listFlags = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const

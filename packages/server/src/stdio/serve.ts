@@ -55,8 +55,8 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     onmessage?.(message)
   }
   const send = transport.send.bind(transport)
-  // Answers of one tick leave in one write (cork until the next tick): one system call per
-  // message was the largest cost of `put` against this server (tooling/bench).
+  // Answers of one tick leave in one write (corked until the next tick), not a system call each:
+  // a client with many requests in flight gets their answers in few writes.
   const output = (restoreStdout === undefined ? stdout : process.stdout) as Writable
   let corked = false
   const flush = () => {

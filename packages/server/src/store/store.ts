@@ -5,7 +5,7 @@
 // Redis when several instances serve one endpoint (`redisStore`). Tasks live in the store's
 // TaskStore.
 
-import { memoryTaskStore, type TaskStore } from '../tasks/task-store.js'
+import { memoryTaskStore, type TaskStore } from '../tasks/store.js'
 
 /** One entry of an event log: a message's text, and whether it ends its stream. */
 export interface EventEntry {

@@ -12,6 +12,7 @@ import type { RequestId, RpcMessage } from '../../protocol/rpc.js'
 import type { MessageExtra } from '../../server/legacy-session.js'
 import type { MessageTransport, SessionLink } from '../../server/protocol-server.js'
 import type { SharedSessions } from '../../store/shared-sessions.js'
+import { errorBody } from '../answers.js'
 import type { Negotiation } from '../content-negotiation.js'
 import type { StreamRecord } from './event-log.js'
 import { SessionStreams, type StreamHub } from './streams.js'
@@ -23,7 +24,18 @@ export interface SessionHub extends StreamHub {
   now(): number
 }
 
-export interface Exchange {
+/** What a POST brings to a session besides its message (http/exchange.ts's Exchange is one). */
+export interface Posted {
+  readonly request: { readonly headers: IncomingHttpHeaders }
+  readonly response: ServerResponse
+  readonly negotiation: Negotiation
+  /** Extra headers (CORS) to send with the answer. */
+  readonly headers: readonly string[]
+  readonly authInfo: AuthInfo | undefined
+}
+
+/** A POSTed request of the session, from its arrival until its answer went out. */
+export interface SessionExchange {
   requestId: RequestId
   response: ServerResponse | undefined
   state: 'pending' | 'sse' | 'done'
@@ -58,7 +70,7 @@ export class HttpSessionTransport implements MessageTransport {
   sessionLink?: SessionLink
   /** When a shared session's copy here was last checked against the store (shared-sessions.ts). */
   storeCheckedAt?: number
-  readonly exchanges = new Map<RequestId, Exchange>()
+  readonly exchanges = new Map<RequestId, SessionExchange>()
   readonly #hub: SessionHub
   readonly #streams: SessionStreams
   /** Where a shared session's standalone stream lives; undefined alone. */
@@ -92,21 +104,14 @@ export class HttpSessionTransport implements MessageTransport {
 
   async start(): Promise<void> {}
 
-  /** Hands a POSTed request to the protocol server; its answer goes to `response`. */
-  dispatchRequest(
-    message: RpcMessage & { id: RequestId; method: string },
-    response: ServerResponse,
-    negotiation: Negotiation,
-    headers: readonly string[],
-    requestHeaders: IncomingHttpHeaders,
-    authInfo: AuthInfo | undefined,
-  ): void {
-    const exchange: Exchange = {
+  /** Hands a POSTed 2025 request to the protocol server; its answer goes to `posted.response`. */
+  dispatchRequest(message: RpcMessage & { id: RequestId; method: string }, posted: Posted): void {
+    const exchange: SessionExchange = {
       requestId: message.id,
-      response,
+      response: posted.response,
       state: 'pending',
-      negotiation,
-      headers,
+      negotiation: posted.negotiation,
+      headers: posted.headers,
       record: undefined,
       startedAt: this.#hub.now(),
       isInitialize: message.method === 'initialize',
@@ -114,21 +119,22 @@ export class HttpSessionTransport implements MessageTransport {
     this.exchanges.set(message.id, exchange)
     this.lastActivity = exchange.startedAt
     this.onmessage?.(message, {
-      requestInfo: { headers: requestHeaders },
-      authInfo,
+      era: 'legacy',
+      requestInfo: { headers: posted.request.headers },
+      authInfo: posted.authInfo,
       closeSSEStream: () => this.closeStream(exchange),
       closeStandaloneSSEStream: () => this.closeStandalone(),
     })
   }
 
   /** Hands a POSTed notification or response to the protocol server (the POST gets 202). */
-  dispatchOther(
-    message: RpcMessage,
-    requestHeaders: IncomingHttpHeaders,
-    authInfo: AuthInfo | undefined,
-  ): void {
+  dispatchOther(message: RpcMessage, posted: Posted): void {
     this.lastActivity = this.#hub.now()
-    this.onmessage?.(message, { requestInfo: { headers: requestHeaders }, authInfo })
+    this.onmessage?.(message, {
+      era: 'legacy',
+      requestInfo: { headers: posted.request.headers },
+      authInfo: posted.authInfo,
+    })
     // The SDK drops the answer of a cancelled request; end its exchange so the POST does not hang.
     if ('method' in message && message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId
@@ -191,14 +197,8 @@ export class HttpSessionTransport implements MessageTransport {
   async close(): Promise<void> {
     if (this.closed) return
     for (const exchange of [...this.exchanges.values()]) {
-      this.#finish(
-        exchange,
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: exchange.requestId,
-          error: { code: rpcCodes.transportError, message: 'Connection closed: the session ended' },
-        }),
-      )
+      const why = 'Connection closed: the session ended'
+      this.#finish(exchange, errorBody(rpcCodes.transportError, why, exchange.requestId))
     }
     this.closed = true
     this.closeStandalone()
@@ -215,7 +215,7 @@ export class HttpSessionTransport implements MessageTransport {
     }
   }
 
-  closeStream(exchange: Exchange): void {
+  closeStream(exchange: SessionExchange): void {
     if (exchange.state === 'done' || !exchange.negotiation.sse || !this.resumable) return
     if (exchange.state === 'pending') this.#startStream(exchange)
     this.#streams.endLive(exchange.record as StreamRecord)
@@ -226,12 +226,12 @@ export class HttpSessionTransport implements MessageTransport {
     this.#streams.closeStandalone()
   }
 
-  #startStream(exchange: Exchange): void {
+  #startStream(exchange: SessionExchange): void {
     exchange.record = this.#streams.start(exchange.requestId, exchange.response, exchange.headers)
     exchange.state = 'sse'
   }
 
-  #finish(exchange: Exchange, text: string): void {
+  #finish(exchange: SessionExchange, text: string): void {
     this.exchanges.delete(exchange.requestId)
     const response = exchange.response
     if (exchange.state === 'pending') {
@@ -259,7 +259,7 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   /** Ends an exchange without an answer (the client cancelled the request). */
-  #abandon(exchange: Exchange): void {
+  #abandon(exchange: SessionExchange): void {
     this.exchanges.delete(exchange.requestId)
     const pending = exchange.state === 'pending'
     exchange.state = 'done'

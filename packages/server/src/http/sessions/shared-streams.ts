@@ -8,6 +8,7 @@ import { rpcCodes } from '../../errors.js'
 import type { RequestId } from '../../protocol/rpc.js'
 import type { SharedSessions } from '../../store/shared-sessions.js'
 import { compareEventIds, type StoredEvent } from '../../store/store.js'
+import { errorBody } from '../answers.js'
 import { frameEvent, framePriming } from './event-log.js'
 
 /** Marks a stored entry that is not a message: the first entry of a request stream names its request. */
@@ -94,16 +95,10 @@ export async function resumeStoredStream(
   if (ownerGone && marker !== undefined) {
     const requestId = JSON.parse(marker.data.slice(requestMarker.length)) as RequestId
     const last = events.at(-1) as StoredEvent
-    const answer = {
-      jsonrpc: '2.0',
-      id: requestId,
-      error: {
-        code: rpcCodes.internalError,
-        message: 'the server instance answering this request went away; send it again',
-      },
-    }
+    const why = 'the server instance answering this request went away; send it again'
+    const answer = errorBody(rpcCodes.internalError, why, requestId)
     // The client may have seen events the store never got (the instance died before copying them).
-    response.write(frameEvent(stream, String(Math.max(after, position(last)) + 1), JSON.stringify(answer)))
+    response.write(frameEvent(stream, String(Math.max(after, position(last)) + 1), answer))
   }
   response.end()
   return true
