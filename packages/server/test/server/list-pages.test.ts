@@ -4,9 +4,9 @@
 
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { createToolRegistry, type ToolRegistry } from '../src/registry/registry.js'
-import { jsonBytes, listPageBytes } from '../src/server/list-pages.js'
-import { initialize, post, sdkClient, serve } from './helpers.js'
+import { createToolRegistry, type ToolRegistry } from '../../src/registry/registry.js'
+import { jsonBytes, listPageBytes } from '../../src/server/list-pages.js'
+import { initialize, post, sdkClient, serve } from '../helpers/http.js'
 
 const modern = '2026-07-28'
 const meta = {

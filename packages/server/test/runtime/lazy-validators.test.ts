@@ -5,9 +5,9 @@
 
 import { validatorCacheStats } from '@mcp-kit/schema/internal'
 import { describe, expect, test } from 'vitest'
-import { sealJson } from '../src/internal.js'
-import { createToolRegistry, type ToolRegistry } from '../src/registry/registry.js'
-import { createRuntime } from '../src/runtime/runtime.js'
+import { sealJson } from '../../src/internal.js'
+import { createToolRegistry, type ToolRegistry } from '../../src/registry/registry.js'
+import { createRuntime } from '../../src/runtime/runtime.js'
 
 function manyTools(count: number): ToolRegistry {
   const registry = createToolRegistry()
