@@ -172,6 +172,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     oauth,
     oauthResource: () => oauthResource,
     probes: options,
+    routes: options.routes,
   })
 
   return {

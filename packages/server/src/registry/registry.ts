@@ -3,6 +3,7 @@
 // handlers; the runtime and the transports serve it. Every definition is checked when it is
 // registered, so a mistake fails at start-up with a message naming it, not at the first call.
 
+import type { HandlerContext } from '../context.js'
 import {
   checkHint,
   checkName,
@@ -20,6 +21,7 @@ import type {
   CachedList,
   CacheHint,
   ListName,
+  ListView,
   PromptDefinition,
   RegistryEvent,
   ResourceDefinition,
@@ -65,6 +67,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
   let batched: Set<ListName> | undefined
   let missingTool: ((name: string, signal: AbortSignal) => Promise<void>) | undefined
+  let view: ((context: HandlerContext) => ListView | undefined) | undefined
   const changed = (list: ListName): true => {
     if (batched !== undefined) batched.add(list)
     else emit({ type: 'list_changed', list })
@@ -252,6 +255,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     setCacheHint(list, hint) {
       setHint(list, hint)
       return registry
+    },
+    restrictLists(restriction) {
+      view = restriction
+      return () => {
+        if (view === restriction) view = undefined
+      }
+    },
+    listView(context) {
+      return view?.(context)
     },
   }
   Object.defineProperty(registry, registryBrand, { value: true })

@@ -10,6 +10,7 @@ import {
   optionalCursor,
   requiredString,
 } from '../protocol/params.js'
+import type { CachedList } from '../registry/registry.js'
 import type { Runtime, RuntimeInternals } from '../runtime/runtime.js'
 
 export type MethodHandler = (
@@ -19,12 +20,22 @@ export type MethodHandler = (
 
 /** The methods of both eras, by name. */
 export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Map<string, MethodHandler> {
+  /** A list as the caller sees it (the registry's list view); the cached list itself when unrestricted. */
+  const seen = <T extends Record<string, unknown>>(
+    items: T[],
+    list: CachedList,
+    key: string,
+    context: HandlerContext,
+  ): T[] => {
+    const view = runtime.registry.listView(context)
+    return view === undefined ? items : items.filter((item) => view(list, item[key] as string))
+  }
   return new Map<string, MethodHandler>([
     [
       'tools/list',
-      (params) => {
+      (params, context) => {
         optionalCursor(params)
-        return { tools: runtime.listTools() }
+        return { tools: seen(runtime.listTools(), 'tools', 'name', context) }
       },
     ],
     [
@@ -36,16 +47,23 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
     ],
     [
       'resources/list',
-      (params) => {
+      (params, context) => {
         optionalCursor(params)
-        return { resources: runtime.listResources() }
+        return { resources: seen(runtime.listResources(), 'resources', 'uri', context) }
       },
     ],
     [
       'resources/templates/list',
-      (params) => {
+      (params, context) => {
         optionalCursor(params)
-        return { resourceTemplates: runtime.listResourceTemplates() }
+        return {
+          resourceTemplates: seen(
+            runtime.listResourceTemplates(),
+            'resourceTemplates',
+            'uriTemplate',
+            context,
+          ),
+        }
       },
     ],
     [
@@ -55,9 +73,9 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
     ],
     [
       'prompts/list',
-      (params) => {
+      (params, context) => {
         optionalCursor(params)
-        return { prompts: runtime.listPrompts() }
+        return { prompts: seen(runtime.listPrompts(), 'prompts', 'name', context) }
       },
     ],
     [

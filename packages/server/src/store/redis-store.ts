@@ -20,6 +20,7 @@ import { singleTaskKeys } from './redis-task-keys.js'
 import { redisTaskStore, taskScripts } from './redis-task-store.js'
 import { isClusterUrl, redactedUrl, redisUrlProblem } from './redis-url.js'
 import type { Store, StoredEvent } from './store.js'
+import { takeArguments, takeOf, takeTokensScript } from './token-bucket.js'
 
 /**
  * `@redis/client` is an optional peer dependency: installed by whoever uses a Redis store (the
@@ -57,6 +58,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
     appendEvent: defineScript(appendEventScript),
+    takeTokens: defineScript(takeTokensScript),
   }
   const prefix = options.prefix ?? 'mcp-kit:'
   const timeoutMs = options.connectTimeoutMs ?? 5000
@@ -161,6 +163,9 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
         const done = subscriber.unsubscribe(prefix + channel, listener).catch(() => {})
         if (subscriber.isReady) await done
       }
+    },
+    async takeTokens(key, bucket, cost = 1) {
+      return takeOf(await commands.takeTokens(prefix + key, takeArguments(bucket, cost)))
     },
     ready: () => commands.isReady && subscriber.isReady,
     onReconnect(listener) {
