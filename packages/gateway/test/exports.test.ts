@@ -12,6 +12,9 @@ test('the public runtime exports are exactly these', () => {
     'fileDiscoveryCache',
     'maximumNameLength',
     'namespacedName',
+    'rateLimitedCode',
+    'readControlsFile',
     'readGatewayConfig',
+    'tokenVerifier',
   ])
 })
