@@ -9,6 +9,7 @@ export type {
   Completer,
   JsonSchema,
   ListName,
+  ListView,
   PromptArgument,
   PromptDefinition,
   PromptOutput,

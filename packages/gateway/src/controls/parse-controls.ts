@@ -298,7 +298,8 @@ export function parseControls(
     let at: Node | undefined
     for (let depth = error.path.length; depth >= 0 && at === undefined; depth--)
       at = findNodeAtLocation(tree, error.path.slice(0, depth))
-    const where = position(text, at?.offset ?? 0)
+    // A field's position is its key's, where it has one.
+    const where = position(text, at?.parent?.type === 'property' ? at.parent.offset : (at?.offset ?? 0))
     throw new ConfigError(`${file}:${where}: ${shown(error.path) || '(top)'} ${error.message}`)
   }
 }

@@ -1,10 +1,10 @@
-// Rate limits (token buckets) and concurrency caps for a gateway's calls. A bucket lives in the
-// server's Store: with a shared one (Redis) every instance takes from the same bucket, so a limit
-// holds across instances; without, each process has its own. A refused call is answered with
-// the MCP error of limits.ts (`rateLimited`), carrying when to retry.
+// Rate limits (token buckets) and concurrency caps for a gateway's calls. With a shared store
+// (Redis) a bucket lives there and every instance takes from it, so a limit holds across
+// instances; without, each process keeps its own in memory. A refused call is answered with the
+// MCP error of call-controls.ts (`rateLimitedCode`), carrying when to retry.
 
 import { createHash } from 'node:crypto'
-import { type AuthInfo, memoryStore, principalOf, type Store, type TokensTaken } from '@mcp-kit/server'
+import { type AuthInfo, principalOf, type Store, type TokenBucket, type TokensTaken } from '@mcp-kit/server'
 import { compileFilter } from '../naming.js'
 import { compilePrincipal, type PrincipalMatcher } from '../policy/principal.js'
 import type { LimitSpec, RateLimitSpec } from './limits-types.js'
@@ -82,21 +82,54 @@ function compileRate(spec: RateLimitSpec, index: number): CompiledRate {
   }
 }
 
-export function createLimiter(limits: readonly LimitSpec[], store: Store | undefined): Limiter {
+/** A process's own token buckets, on `now` (ms). */
+export function memoryBuckets(now: () => number = Date.now) {
+  const buckets = new Map<string, { tokens: number; at: number; expires: number }>()
+  let sweepAt = 0
+  return async (key: string, bucket: TokenBucket, cost = 1): Promise<TokensTaken> => {
+    const time = now()
+    if (time >= sweepAt) {
+      // A full bucket needs no record: drop those now and then, so keys cannot pile up.
+      for (const [name, state] of buckets) if (state.expires <= time) buckets.delete(name)
+      sweepAt = time + 10_000
+    }
+    const perMs = bucket.refillPerSecond / 1000
+    const state = buckets.get(key)
+    let tokens = bucket.capacity
+    if (state !== undefined)
+      tokens = Math.min(bucket.capacity, state.tokens + Math.max(0, time - state.at) * perMs)
+    const taken = tokens >= cost
+    if (taken) tokens -= cost
+    buckets.set(key, { tokens, at: time, expires: time + Math.ceil(bucket.capacity / perMs) })
+    return {
+      taken,
+      remaining: Math.floor(tokens),
+      retryAfterMs: taken ? 0 : Math.ceil((cost - tokens) / perMs),
+    }
+  }
+}
+
+/** The limits, their buckets in `store` when it shares them (Redis), else in memory on `now`. */
+export function createLimiter(
+  limits: readonly LimitSpec[],
+  store: Store | undefined,
+  now?: () => number,
+): Limiter {
   const rates = limits.flatMap((spec, index) => (spec.kind === 'rate' ? [compileRate(spec, index)] : []))
   const caps = limits.flatMap((spec, index) =>
     spec.kind === 'concurrency'
       ? [{ index, spec, applies: spec.upstream === undefined ? () => true : compileFilter(spec.upstream) }]
       : [],
   )
-  const buckets = store?.takeTokens === undefined ? memoryStore() : store
+  const shared = store?.kind === 'memory' ? undefined : store?.takeTokens?.bind(store)
+  const takeTokens = shared ?? memoryBuckets(now)
   const inFlight = new Map<string, number>()
   const capsOf = new Map<string, typeof caps>()
 
   async function take(call: LimitedCall, applicable: CompiledRate[]): Promise<LimitRefusal | undefined> {
     const taken = await Promise.all(
       applicable.map((rate) =>
-        (buckets.takeTokens as NonNullable<Store['takeTokens']>)(`limit:${rate.id}:${rate.key(call)}`, {
+        takeTokens(`limit:${rate.id}:${rate.key(call)}`, {
           capacity: rate.spec.burst,
           refillPerSecond: rate.spec.rate / rate.spec.perSeconds,
         }),

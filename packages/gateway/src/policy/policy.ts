@@ -1,6 +1,5 @@
-// A policy compiled for the call path: each rule's item part is matched once per item and
-// remembered (items come from the catalog, so the memory is bounded by what the gateway offers),
-// so a call checks only the rules that can apply to its item, their principal matchers (string
+// A policy compiled for the call path: each rule's item part is matched once per relayed entry
+// and remembered, so a call checks only the rules that can apply to its item, their principal matchers (string
 // compares) and, for rules that have them, the argument conditions.
 
 import type { AuthInfo } from '@mcp-kit/server'
@@ -31,20 +30,17 @@ interface CompiledRule {
   args: ((args: Readonly<Record<string, unknown>>, authInfo: AuthInfo | undefined) => boolean) | undefined
 }
 
-/** Items remembered per policy, past which the memory starts again (a catalog is far smaller). */
-const maximumRemembered = 100_000
-
 export function compilePolicy(spec: PolicySpec): Policy {
   const rules = spec.rules.map(compileRule)
   const byDefault = spec.default === 'allow'
-  const applicable = new Map<string, number[]>()
+  // Remembered per item object: a relayed entry keeps one for its life (a changed tool is a new
+  // entry), so a call matches the rules' item parts once per entry, not once per call.
+  const applicable = new WeakMap<PolicyItem, number[]>()
   const rulesFor = (item: PolicyItem): number[] => {
-    const key = `${item.kind}\u0000${item.upstream}\u0000${item.name}`
-    let found = applicable.get(key)
+    let found = applicable.get(item)
     if (found === undefined) {
-      if (applicable.size >= maximumRemembered) applicable.clear()
       found = rules.flatMap((rule, index) => (rule.what(item) ? [index] : []))
-      applicable.set(key, found)
+      applicable.set(item, found)
     }
     return found
   }
