@@ -6,6 +6,7 @@ test('the public runtime exports are exactly these', () => {
     'CollisionError',
     'ConfigError',
     'compileFilter',
+    'compilePrincipal',
     'createGateway',
     'defaultDiscoveryCacheDir',
     'defaultPrefix',

@@ -4,12 +4,22 @@
 // environment, tools filter, drift policy (its stored schemas) and OAuth client; its name is the
 // namespace. HTTP upstreams use the logins of `mcp-kit auth login` (the user's credentials file).
 
-import type { Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
-import type { ToolRegistry } from '@mcp-kit/server'
+import type {
+  ConfigResult,
+  Gateway,
+  GatewayEvent,
+  GatewayOptions,
+  UpstreamChanges,
+  UpstreamOptions,
+} from '@mcp-kit/gateway'
+import type { Store, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { resolveForCli } from '../../session/reference.js'
+import { controlOptions, readOperatorControls } from './operate/controls.js'
+import type { LiveControls } from './operate/http-surface.js'
+import { observerOptions } from './operate/observers.js'
 import type { ServeArguments } from './serve-options.js'
 
 const namedTarget = /^([A-Za-z0-9][A-Za-z0-9_-]*)=(.+)$/s
@@ -113,21 +123,19 @@ function seconds(value: number | undefined, flag: string): number | undefined {
   return value * 1000
 }
 
-/**
- * Builds and starts the gateway over `registry` (the module's, or an empty one). Upstreams that
- * cannot start are reported and retried; a name collision is a usage error (exit 2).
- */
-export async function startGateway(
-  registry: ToolRegistry,
+/** The upstreams of `--config` and the server targets, and the config file as read. */
+async function collectUpstreams(
   servers: readonly string[],
   args: ServeArguments,
   io: Io,
-): Promise<Gateway> {
+  loginReferences: Map<string, string>,
+): Promise<{ upstreams: UpstreamOptions[]; config: ConfigResult | undefined }> {
   const upstreams: UpstreamOptions[] = []
+  let config: ConfigResult | undefined
   if (args.config !== undefined) {
     const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
     try {
-      const config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
+      config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
       upstreams.push(...config.upstreams)
       for (const skipped of config.skipped) {
         io.stderr.write(`mcp-kit: ${sanitizeLine(skipped.name)} left out of --config: ${skipped.reason}\n`)
@@ -137,7 +145,6 @@ export async function startGateway(
       throw error
     }
   }
-  const loginReferences = new Map<string, string>()
   for (const target of servers) upstreams.push(await upstreamOf(target, io, loginReferences))
   const taken = new Set<string>()
   for (const upstream of upstreams) {
@@ -149,35 +156,75 @@ export async function startGateway(
     }
     taken.add(upstream.name)
   }
+  return { upstreams, config }
+}
+
+/** A started gateway, the operator's controls in force, and how to read its files again. */
+export interface StartedGateway {
+  gateway: Gateway
+  live: LiveControls
+  /** Reads --config and --policy again and applies them; throws (changing nothing) when they cannot be used. */
+  reload(): Promise<UpstreamChanges>
+}
+
+/**
+ * Builds and starts the gateway over `registry` (the module's, or an empty one). Upstreams that
+ * cannot start are reported and retried; a name collision is a usage error (exit 2).
+ */
+export async function startGateway(
+  registry: ToolRegistry,
+  servers: readonly string[],
+  args: ServeArguments,
+  io: Io,
+  store: Store | undefined,
+): Promise<StartedGateway> {
+  const loginReferences = new Map<string, string>()
+  const { upstreams, config } = await collectUpstreams(servers, args, io, loginReferences)
+  const live: LiveControls = { current: await readOperatorControls(args, io, config) }
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
   const { defaultCredentialsPath, fileCredentialStore, fileEraCache } = await import('@mcp-kit/client')
   const { defaultEraCachePath } = await import('@mcp-kit/client/internal')
-  const gateway = createGateway(
-    {
-      upstreams,
-      credentials: fileCredentialStore(defaultCredentialsPath(io.env)),
-      loginHint: (upstream) =>
-        `mcp-kit auth login ${loginReferences.get(upstream.name) ?? (upstream.server.transport === 'http' ? `mcp+${upstream.server.url}` : upstream.name)}`,
-      eager: args.eager === true,
-      idleStopMs: seconds(args.idleStop, '--idle-stop'),
-      cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
-      connect: { cwd: io.cwd, parentEnv: io.env, eraCache: fileEraCache(defaultEraCachePath(io.env)) },
-      onEvent: (event) => {
-        const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
-        if (quiet && args.verbose !== true) return
-        const line = describeEvent(event)
-        if (line !== undefined) io.stderr.write(`mcp-kit: ${line}\n`)
-      },
+  const options: GatewayOptions = {
+    upstreams,
+    credentials: fileCredentialStore(defaultCredentialsPath(io.env)),
+    loginHint: (upstream) =>
+      `mcp-kit auth login ${loginReferences.get(upstream.name) ?? (upstream.server.transport === 'http' ? `mcp+${upstream.server.url}` : upstream.name)}`,
+    eager: args.eager === true,
+    idleStopMs: seconds(args.idleStop, '--idle-stop'),
+    cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
+    connect: { cwd: io.cwd, parentEnv: io.env, eraCache: fileEraCache(defaultEraCachePath(io.env)) },
+    onEvent: (event) => {
+      const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
+      if (quiet && args.verbose !== true) return
+      const line = describeEvent(event)
+      if (line !== undefined) io.stderr.write(`mcp-kit: ${line}\n`)
     },
-    registry,
-  )
+    store,
+    ...controlOptions(live.current),
+    ...observerOptions(args, io),
+  }
+  const gateway = createGateway(options, registry)
   try {
     await gateway.start()
   } catch (error) {
     if (error instanceof CollisionError) throw new CliError('usage', error.message)
     throw error
   }
-  return gateway
+  return {
+    gateway,
+    live,
+    async reload() {
+      const next = await collectUpstreams(servers, args, io, loginReferences)
+      const controls = await readOperatorControls(args, io, next.config)
+      const changes = await gateway.reconfigure({
+        ...options,
+        upstreams: next.upstreams,
+        ...controlOptions(controls),
+      })
+      live.current = controls
+      return changes
+    },
+  }
 }
