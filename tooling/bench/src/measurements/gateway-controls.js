@@ -46,7 +46,7 @@ export async function measureGatewayControls(context, options, log) {
         policy: {
           rules: [
             { deny: { tools: ['up__*delete*'] } },
-            { deny: { annotations: { destructiveHint: true } }, unless: { scopes: ['admin'] } },
+            { deny: { tools: ['up__add'], annotations: { destructiveHint: true } }, unless: { scopes: ['admin'] } },
             { allow: { tools: ['up__echo'] }, arguments: { message: { prefix: '' } } },
           ],
         },

@@ -41,7 +41,10 @@ export function observerOptions(
       )
   } else {
     if (args.audit === '-' && args.port === undefined)
-      throw new CliError('usage', '--audit -: stdout carries the protocol over stdio; give a file, or serve with --port')
+      throw new CliError(
+        'usage',
+        '--audit -: stdout carries the protocol over stdio; give a file, or serve with --port',
+      )
     let maxBytes: number | undefined
     if (args.auditMaxSize !== undefined) {
       maxBytes = parseByteSize(args.auditMaxSize)

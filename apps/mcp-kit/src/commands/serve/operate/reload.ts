@@ -3,7 +3,8 @@
 // used is refused with its reason on stderr and the running config keeps serving. Reloads run
 // one at a time; changes that arrive during one are read by the next.
 
-import { watch } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, watch } from 'node:fs'
 import { basename, dirname } from 'node:path'
 
 export interface ReloadOptions {
@@ -35,17 +36,27 @@ export function reloadOnChange(options: ReloadOptions): () => void {
   const host = options.process ?? process
   const onHangup = () => request('SIGHUP')
   host.on('SIGHUP', onHangup)
+  // What each file held when last looked at: any change in its directory (an editor's rename, a
+  // Kubernetes ConfigMap's `..data` link swapped) is followed by a look, and only a file whose
+  // content differs reloads.
+  const seen = new Map(options.files.map((file) => [file, contentOf(file)]))
+  const changed = () =>
+    options.files.filter((file) => {
+      const now = contentOf(file)
+      if (now === seen.get(file)) return false
+      seen.set(file, now)
+      return true
+    })
   const watchers = options.watch
     ? [...new Set(options.files.map((file) => dirname(file)))].map((directory) => {
         let timer: NodeJS.Timeout | undefined
-        const names = new Set(
-          options.files.filter((file) => dirname(file) === directory).map((file) => basename(file)),
-        )
         // The directory, not the file: an editor that replaces the file would end a file watch.
-        const watcher = watch(directory, (_event, name) => {
-          if (name === null || !names.has(String(name))) return
+        const watcher = watch(directory, () => {
           clearTimeout(timer)
-          timer = setTimeout(() => request(`${String(name)} changed`), settleMs)
+          timer = setTimeout(() => {
+            const files = changed()
+            if (files.length > 0) request(`${files.map((file) => basename(file)).join(', ')} changed`)
+          }, settleMs)
         })
         watcher.on('error', () => {})
         return { watcher, stop: () => clearTimeout(timer) }
@@ -57,5 +68,14 @@ export function reloadOnChange(options: ReloadOptions): () => void {
       stop()
       watcher.close()
     }
+  }
+}
+
+/** A digest of a file's content ('' when it cannot be read). */
+function contentOf(file: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('base64url')
+  } catch {
+    return ''
   }
 }
