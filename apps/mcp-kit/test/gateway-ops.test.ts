@@ -21,7 +21,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { afterAll, afterEach, expect, test } from 'vitest'
-import { startServe, stopStarted } from './helpers.js'
+import { runCli, startServe, stopStarted } from './helpers.js'
 
 const closers: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -93,6 +93,7 @@ test.skipIf(noPrometheus !== undefined)(
       'mcp_gateway_calls_total{upstream="one",method="tools/call",name="one__echo",outcome="ok"} 3',
     )
     expect(exposition).toContain('mcp_gateway_upstream_up{upstream="one",state="running"} 1')
+    expect(exposition).toMatch(/^mcp_gateway_sessions \d+$/m)
     const prometheus = await startPrometheus({ targets: [new URL(serving.url).host] })
     closers.push(() => prometheus.stop())
     const counts = await until(async () => {
@@ -340,4 +341,57 @@ test('a reload adds an upstream and changes a rule under concurrent clients; a b
   await until(() => (/reloaded \(SIGHUP\)/.test(serving.stderr()) ? true : undefined))
   expect(await listed()).not.toContain('two__echo')
   await expect(legacy.callTool({ name: 'one__pid', arguments: {} })).rejects.toThrow(/Unknown tool/)
+})
+
+test('controls at start: a bad file is exit 2 naming its line; named tokens gate the endpoint and /admin/status', async () => {
+  const dir = scratch()
+  const config = join(dir, 'config.json')
+  writeFileSync(config, JSON.stringify({ mcpServers: { one: upstreamEntry } }))
+  const bad = join(dir, 'bad.jsonc')
+  writeFileSync(bad, '{\n  "limits": [\n    { "rate": 10, "per": "fortnight" }\n  ]\n}\n')
+  const refused = await runCli(['serve', '--config', config, '--policy', bad, '--port', '0'])
+  expect(refused.code).toBe(2)
+  expect(refused.stderr).toContain(
+    `--policy: ${bad}:3:19: limits[0].per must be second, minute, hour, day or a number of seconds`,
+  )
+  const notGateway = await runCli(['serve', '--port', '0', '--metrics'])
+  expect(notGateway.code).toBe(2)
+  expect(notGateway.stderr).toContain('--metrics applies to a gateway')
+
+  const policy = join(dir, 'controls.json')
+  writeFileSync(
+    policy,
+    JSON.stringify({
+      tokens: { alice: { token: '${ALICE}', scopes: ['admin'] }, bob: { token: '${BOB}' } },
+      policy: { rules: [{ deny: { tools: ['one__pid'] }, unless: { scopes: ['admin'] } }] },
+      admin: { scopes: ['admin'] },
+    }),
+  )
+  const serving = await startServe(['--config', config, '--policy', policy, '--port', '0', '--metrics'], {
+    ALICE: aliceToken,
+    BOB: bobToken,
+  })
+  expect(serving.stderr()).toContain('named tokens required')
+  const origin = new URL(serving.url).origin
+  expect((await fetch(serving.url, { method: 'POST', body: '{}' })).status).toBe(401)
+  const bob = await clientOf(serving.url, bobToken)
+  const alice = await clientOf(serving.url, aliceToken)
+  expect((await bob.listTools()).map((tool) => tool.name)).not.toContain('one__pid')
+  expect((await alice.listTools()).map((tool) => tool.name)).toContain('one__pid')
+  const asBob = await fetch(`${origin}/admin/status`, { headers: { authorization: `Bearer ${bobToken}` } })
+  expect(asBob.status).toBe(403)
+  expect((await fetch(`${origin}/admin/status`)).status).toBe(401)
+  const asAlice = await fetch(`${origin}/admin/status`, {
+    headers: { authorization: `Bearer ${aliceToken}` },
+  })
+  expect(asAlice.status).toBe(200)
+  expect(await asAlice.json()).toMatchObject({ upstreams: { one: { up: true } } })
+  const both = await runCli(
+    ['serve', '--config', config, '--policy', policy, '--port', '0', '--token', 'x'],
+    {
+      env: { ALICE: aliceToken, BOB: bobToken },
+    },
+  )
+  expect(both.code).toBe(2)
+  expect(both.stderr).toContain('the tokens of the gateway controls replace --token')
 })

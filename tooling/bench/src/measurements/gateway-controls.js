@@ -10,6 +10,7 @@ import { connect } from '@mcp-kit/client'
 import { startHttpServer } from '../http-server-process.js'
 import { makeRow } from '../rows.js'
 import { median } from '../statistics.js'
+import { cpuTicks } from './modern.js'
 
 const sizes = {
   full: { calls: 2000, rounds: 6 },
@@ -46,7 +47,10 @@ export async function measureGatewayControls(context, options, log) {
         policy: {
           rules: [
             { deny: { tools: ['up__*delete*'] } },
-            { deny: { tools: ['up__add'], annotations: { destructiveHint: true } }, unless: { scopes: ['admin'] } },
+            {
+              deny: { tools: ['up__add'], annotations: { destructiveHint: true } },
+              unless: { scopes: ['admin'] },
+            },
             { allow: { tools: ['up__echo'] }, arguments: { message: { prefix: '' } } },
           ],
         },
@@ -69,13 +73,20 @@ export async function measureGatewayControls(context, options, log) {
     })
     stops.push(on.stop)
     const sides = {
-      direct: { session: await connect({ transport: 'http', url: upstream.url }), tool: 'echo' },
-      off: { session: await connect({ transport: 'http', url: off.url }), tool: 'up__echo' },
-      on: { session: await connect({ transport: 'http', url: on.url }), tool: 'up__echo' },
+      direct: {
+        session: await connect({ transport: 'http', url: upstream.url }),
+        tool: 'echo',
+        pid: upstream.pid,
+      },
+      off: { session: await connect({ transport: 'http', url: off.url }), tool: 'up__echo', pid: off.pid },
+      on: { session: await connect({ transport: 'http', url: on.url }), tool: 'up__echo', pid: on.pid },
     }
     for (const side of Object.values(sides)) stops.push(() => side.session.close())
     for (const side of Object.values(sides)) await p50Of(side.session, side.tool, Math.min(200, size.calls))
     const p50 = { direct: [], off: [], on: [] }
+    // CPU time of the gateway process per call (user + system, 10 ms ticks): what the controls
+    // cost, far less moved than latency by other processes on the shared cores.
+    const cpu = { direct: [], off: [], on: [] }
     const orders = [
       ['direct', 'off', 'on'],
       ['on', 'off', 'direct'],
@@ -84,7 +95,9 @@ export async function measureGatewayControls(context, options, log) {
     for (let round = 0; round < size.rounds; round++) {
       for (const name of orders[round % orders.length]) {
         const side = sides[name]
+        const before = cpuTicks(side.pid)
         p50[name].push(await p50Of(side.session, side.tool, size.calls))
+        cpu[name].push(((cpuTicks(side.pid) - before) * 10) / size.calls)
       }
     }
     const added = (name) => p50[name].map((value, index) => value - (p50.direct[index] ?? value))
@@ -93,7 +106,17 @@ export async function measureGatewayControls(context, options, log) {
     log(
       `  p50: direct ${median(p50.direct).toFixed(3)}, controls off ${median(p50.off).toFixed(3)}, on ${median(p50.on).toFixed(3)} ms (on − off ${(median(p50.on) - median(p50.off)).toFixed(3)} ms)`,
     )
+    const cpuAdded = median(cpu.on) - median(cpu.off)
     return [
+      makeRow({
+        id: 'gateway-controls-cpu',
+        group: 'gateway-controls',
+        name: `gateway CPU per call, policy + limits + metrics + audit on (on − off: ${cpuAdded >= 0 ? '+' : ''}${cpuAdded.toFixed(3)} ms)`,
+        unit: 'ms',
+        kit: cpu.on,
+        anchor: { name: 'the same gateway with every control off', samples: cpu.off },
+        note: 'user + system time of the gateway process ÷ calls, sequential echo calls',
+      }),
       makeRow({
         id: 'gateway-controls-p50',
         group: 'gateway-controls',

@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Gateway } from '@mcp-kit/gateway'
-import type { RuntimeOptions, Store, ToolRegistry } from '@mcp-kit/server'
+import type { RunningHttpServer, RuntimeOptions, Store, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -104,7 +104,9 @@ async function serveHttp(
   const stateKey = requestStateKey(args, io)
   if (stateKey !== undefined) options.stateKey = stateKey
   if (store !== undefined) options.store = store
-  return await listenAndServe(registry, args, io, graceMs, options, gateway)
+  return await listenAndServe(registry, args, io, graceMs, options, gateway, (running) => {
+    if (started !== undefined) started.sessions.read = () => running.handler.stats().sessions
+  })
 }
 
 async function listenAndServe(
@@ -114,6 +116,7 @@ async function listenAndServe(
   graceMs: number,
   options: ReturnType<typeof httpOptions>,
   gateway: Gateway | undefined,
+  onListening: (running: RunningHttpServer) => void = () => {},
 ): Promise<number> {
   const { startHttpServer } = await import('@mcp-kit/server')
   let running: Awaited<ReturnType<typeof startHttpServer>>
@@ -139,6 +142,7 @@ async function listenAndServe(
       },
     )
   }
+  onListening(running)
   const notes = [
     options.stateless ? 'stateless' : undefined,
     options.token === undefined ? undefined : 'bearer token required',

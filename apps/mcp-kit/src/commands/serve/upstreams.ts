@@ -163,6 +163,8 @@ async function collectUpstreams(
 export interface StartedGateway {
   gateway: Gateway
   live: LiveControls
+  /** Where the sessions gauge reads the HTTP server's sessions, once it serves. */
+  sessions: { read: () => number }
   /** Reads --config and --policy again and applies them; throws (changing nothing) when they cannot be used. */
   reload(): Promise<UpstreamChanges>
 }
@@ -181,6 +183,7 @@ export async function startGateway(
   const loginReferences = new Map<string, string>()
   const { upstreams, config } = await collectUpstreams(servers, args, io, loginReferences)
   const live: LiveControls = { current: await readOperatorControls(args, io, config) }
+  const sessions = { read: () => 0 }
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
@@ -203,7 +206,7 @@ export async function startGateway(
     },
     store,
     ...controlOptions(live.current),
-    ...observerOptions(args, io),
+    ...observerOptions(args, io, () => sessions.read()),
   }
   const gateway = createGateway(options, registry)
   try {
@@ -215,6 +218,7 @@ export async function startGateway(
   return {
     gateway,
     live,
+    sessions,
     async reload() {
       const next = await collectUpstreams(servers, args, io, loginReferences)
       const controls = await readOperatorControls(args, io, next.config)

@@ -28,6 +28,7 @@ function otlpFromEnvironment(env: Io['env']): boolean {
 export function observerOptions(
   args: ServeArguments,
   io: Io,
+  sessions: () => number,
 ): Pick<GatewayOptions, 'audit' | 'metrics' | 'tracing'> {
   const options: Pick<GatewayOptions, 'audit' | 'metrics' | 'tracing'> = {}
   if (args.audit === undefined) {
@@ -66,7 +67,7 @@ export function observerOptions(
       onError: (error) => io.stderr.write(`mcp-kit: warning: cannot write the audit log: ${error.message}\n`),
     }
   }
-  if (args.metrics === true) options.metrics = true
+  if (args.metrics === true) options.metrics = { sessions }
   if (args.otlp !== undefined || otlpFromEnvironment(io.env)) {
     options.tracing = {
       endpoint: args.otlp === undefined ? undefined : httpUrl(args.otlp, '--otlp'),
