@@ -18,8 +18,17 @@ afterAll(() => rm(project, { recursive: true, force: true }))
 
 it('installing @mcp-kit/gateway alone installs no metrics or tracing library; asking for them says what to install', async () => {
   await mkdir(project, { recursive: true })
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'alone', private: true, type: 'module' }))
-  const wanted = ['@mcp-kit/gateway', '@mcp-kit/server', '@mcp-kit/client', '@mcp-kit/schema', '@mcp-kit/profiles']
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'alone', private: true, type: 'module' }),
+  )
+  const wanted = [
+    '@mcp-kit/gateway',
+    '@mcp-kit/server',
+    '@mcp-kit/client',
+    '@mcp-kit/schema',
+    '@mcp-kit/profiles',
+  ]
   const tarballs = packages.filter((entry) => wanted.includes(entry.name)).map((entry) => entry.tarball)
   expect(tarballs).toHaveLength(wanted.length)
   await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project })
