@@ -290,3 +290,60 @@ test('a reload adds an upstream and changes a rule; the sessions of the upstream
   expect((await bob.listTools()).tools.map((tool) => tool.name)).toContain('two__echo')
   await expect(bob.callTool({ name: 'one__add', arguments: { a: 1, b: 1 } })).rejects.toThrow(/Unknown tool/)
 })
+
+test('under concurrent clients each call is decided for its own principal, limited in its own bucket and audited once', async () => {
+  const path = join(temporaryDir(), 'audit.ndjson')
+  const { front, gateway } = await gatewayOver({
+    policy: {
+      default: 'allow',
+      rules: [{ effect: 'deny', what: { tools: ['one__add'] }, unless: { scopes: ['math'] } }],
+    },
+    limits: [{ kind: 'rate', rate: 4, perSeconds: 3600, burst: 4, by: 'principal', tools: ['one__echo'] }],
+    audit: { path },
+  })
+  const clients = await Promise.all([
+    clientOf(front.url, tokens[0]?.token as string),
+    clientOf(front.url, tokens[1]?.token as string),
+    legacyClientOf(front.url, tokens[0]?.token as string),
+    legacyClientOf(front.url, tokens[1]?.token as string),
+  ])
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'ok',
+      (error: Error) =>
+        /Unknown tool/.test(error.message)
+          ? 'denied'
+          : /Rate limited/.test(error.message)
+            ? 'limited'
+            : error.message,
+    )
+  const calls = clients.flatMap((client, index) => {
+    const who = index % 2 === 0 ? 'alice' : 'bob'
+    return Array.from({ length: 6 }, (_, round) => {
+      const tool = round % 2 === 0 ? 'one__add' : 'one__echo'
+      const args = tool === 'one__add' ? { a: 1, b: round } : { text: `${who}-${round}` }
+      const call =
+        client instanceof ClientV1
+          ? client.callTool({ name: tool, arguments: args })
+          : client.callTool(tool, args)
+      return outcome(call).then((result) => ({ who, tool, result }))
+    })
+  })
+  const results = await Promise.all(calls)
+  const count = (who: string, tool: string, result: string) =>
+    results.filter((entry) => entry.who === who && entry.tool === tool && entry.result === result).length
+  // Alice may add, Bob may not; each principal's 6 echo calls (from two clients) share a bucket of 4.
+  expect(count('alice', 'one__add', 'ok')).toBe(6)
+  expect(count('bob', 'one__add', 'denied')).toBe(6)
+  expect([count('alice', 'one__echo', 'ok'), count('alice', 'one__echo', 'limited')]).toEqual([4, 2])
+  expect([count('bob', 'one__echo', 'ok'), count('bob', 'one__echo', 'limited')]).toEqual([4, 2])
+  await gateway.close()
+  const records = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  expect(records).toHaveLength(24)
+  expect(records.filter((record) => record.token === 'bob' && record.outcome === 'denied')).toHaveLength(6)
+  expect(records.filter((record) => record.token === 'alice' && record.outcome === 'ok')).toHaveLength(10)
+  expect(records.filter((record) => record.outcome === 'limited')).toHaveLength(4)
+})
