@@ -11,6 +11,7 @@ import { Catalog } from './catalog.js'
 import type { CallControls, ControlsHolder } from './controls/call-controls.js'
 import { effective, openObservers, policyListView, reloadableControls } from './controls/gateway-controls.js'
 import { firstListingWaiter } from './first-listing.js'
+import { memoryBuckets } from './limits/limiter.js'
 import type { CallFigures } from './telemetry/call-figures.js'
 import { upState } from './telemetry/prometheus.js'
 import type { Discovery, GatewayEvent, GatewayOptions, UpstreamOptions } from './types.js'
@@ -72,7 +73,9 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
   const order = new Map<Upstream, number>()
   const controls: ControlsHolder = { current: undefined }
   let observers: Pick<CallControls, 'audit' | 'metrics' | 'tracing'> = {}
-  let reloadable = reloadableControls(options)
+  // Rate-limit buckets of this instance (without a shared store), kept across reloads.
+  const buckets = memoryBuckets()
+  let reloadable = reloadableControls(options, buckets)
   // Config order decides who owns overlapping resource URI spaces (uri-owners.ts).
   const catalog = new Catalog(registry, emit, (upstream) => order.get(upstream) ?? order.size, controls)
   const stopView = registry.restrictLists(
@@ -201,7 +204,7 @@ export function createGateway(options: GatewayOptions, registry = createToolRegi
     },
     async reconfigure(next) {
       uniqueNames(next.upstreams)
-      const nextReloadable = reloadableControls(next)
+      const nextReloadable = reloadableControls(next, buckets)
       const before = new Map([...upstreams].map(([name, upstream]) => [name, upstream.options] as const))
       // Compare what was configured (before OAuth settings were filled in).
       const configured = new Map(

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { redact } from '../src/audit/redact.js'
 import { ConfigError, readControlsFile, readGatewayConfig } from '../src/index.js'
-import { createLimiter } from '../src/limits/limiter.js'
+import { createLimiter, memoryBuckets } from '../src/limits/limiter.js'
 import { compilePolicy } from '../src/policy/policy.js'
 import { temporaryDir } from './helpers.js'
 
@@ -15,7 +15,7 @@ test('the 11th call in a window of 10 per second is refused; a second later ther
   const limiter = createLimiter(
     [{ kind: 'rate', rate: 10, perSeconds: 1, burst: 10, by: 'principal' }],
     undefined,
-    () => now,
+    memoryBuckets(() => now),
   )
   const call = { upstream: 'one', name: 'one__add', authInfo: undefined }
   const answers = []
@@ -35,7 +35,7 @@ test('limits apply to the calls they name, per the key they count by', async () 
   const limiter = createLimiter(
     [{ kind: 'rate', rate: 1, perSeconds: 60, burst: 1, by: 'tool', tools: ['one__add'] }],
     undefined,
-    () => 0,
+    memoryBuckets(() => 0),
   )
   const anyone = { upstream: 'one', name: 'one__add', authInfo: undefined }
   expect(await limiter.admit(anyone)).toBeUndefined()

@@ -347,3 +347,20 @@ test('under concurrent clients each call is decided for its own principal, limit
   expect(records.filter((record) => record.token === 'alice' && record.outcome === 'ok')).toHaveLength(10)
   expect(records.filter((record) => record.outcome === 'limited')).toHaveLength(4)
 })
+
+test('a reload that keeps a limit keeps its counts; a changed limit starts afresh', async () => {
+  const limit = { kind: 'rate' as const, rate: 2, perSeconds: 3600, burst: 2, by: 'principal' as const }
+  const { gateway, front, first } = await gatewayOver({ limits: [limit] })
+  const bob = await clientOf(front.url, tokens[1]?.token as string)
+  await bob.callTool('one__echo', { text: '1' })
+  await bob.callTool('one__echo', { text: '2' })
+  const upstreams = [{ name: 'one', server: { transport: 'http' as const, url: first.url } }]
+  await gateway.reconfigure({ upstreams, limits: [limit], policy: { default: 'allow', rules: [] } })
+  await expect(bob.callTool('one__echo', { text: '3' })).rejects.toThrow(/Rate limited/)
+  await gateway.reconfigure({ upstreams, limits: [{ ...limit, rate: 3, burst: 3 }] })
+  expect(text(await bob.callTool('one__echo', { text: '4' }))).toBe('one: 4')
+})
+
+function text(result: { content?: unknown }): string {
+  return ((result.content as Array<{ text?: string }>)[0]?.text ?? '') as string
+}

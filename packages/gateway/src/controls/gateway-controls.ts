@@ -5,7 +5,7 @@
 
 import type { AuthInfo, HandlerContext, ListView } from '@mcp-kit/server'
 import { openAuditLog } from '../audit/audit-log.js'
-import { createLimiter } from '../limits/limiter.js'
+import { createLimiter, type TakeTokens } from '../limits/limiter.js'
 import { compilePolicy, type Policy } from '../policy/policy.js'
 import type { PolicyItem } from '../policy/policy-types.js'
 import { createPrometheusMetrics, type MetricsSources } from '../telemetry/prometheus.js'
@@ -14,14 +14,17 @@ import type { GatewayOptions } from '../types.js'
 import type { CallControls } from './call-controls.js'
 import type { NamedToken } from './controls-types.js'
 
-/** The controls that reload swaps: policy and limits. */
-export function reloadableControls(options: GatewayOptions): Pick<CallControls, 'policy' | 'limiter'> {
+/** The controls that reload swaps: policy and limits (their in-memory buckets in `memory`, kept across reloads). */
+export function reloadableControls(
+  options: GatewayOptions,
+  memory: TakeTokens,
+): Pick<CallControls, 'policy' | 'limiter'> {
   return {
     policy: options.policy === undefined ? undefined : compilePolicy(options.policy),
     limiter:
       options.limits === undefined || options.limits.length === 0
         ? undefined
-        : createLimiter(options.limits, options.store),
+        : createLimiter(options.limits, options.store, memory),
   }
 }
 

@@ -109,11 +109,17 @@ export function memoryBuckets(now: () => number = Date.now) {
   }
 }
 
-/** The limits, their buckets in `store` when it shares them (Redis), else in memory on `now`. */
+/** How a bucket is taken from (Store.takeTokens, or memoryBuckets). */
+export type TakeTokens = (key: string, bucket: TokenBucket, cost?: number) => Promise<TokensTaken>
+
+/**
+ * The limits, their buckets in `store` when it shares them (Redis), else in `memory` (kept by the
+ * caller across reloads, so a limit that stays keeps its counts).
+ */
 export function createLimiter(
   limits: readonly LimitSpec[],
   store: Store | undefined,
-  now?: () => number,
+  memory: TakeTokens = memoryBuckets(),
 ): Limiter {
   const rates = limits.flatMap((spec, index) => (spec.kind === 'rate' ? [compileRate(spec, index)] : []))
   const caps = limits.flatMap((spec, index) =>
@@ -122,7 +128,7 @@ export function createLimiter(
       : [],
   )
   const shared = store?.kind === 'memory' ? undefined : store?.takeTokens?.bind(store)
-  const takeTokens = shared ?? memoryBuckets(now)
+  const takeTokens = shared ?? memory
   const inFlight = new Map<string, number>()
   const capsOf = new Map<string, typeof caps>()
 
