@@ -278,6 +278,23 @@ test('a reload adds an upstream and changes a rule; the sessions of the upstream
   ])
   // The upstream that stayed kept its session with the gateway: none was opened anew.
   expect(first.handler.stats().sessions).toBe(upstreamSessions)
+  // An upstream whose settings changed is restarted as a new one; the other is kept.
+  const third = await upstream('three')
+  const moved = await gateway.reconfigure({
+    upstreams: [
+      { name: 'one', server: { transport: 'http', url: first.url } },
+      { name: 'two', server: { transport: 'http', url: third.url } },
+    ],
+    policy: { default: 'allow', rules: [{ effect: 'deny', what: { tools: ['one__add'] } }] },
+  })
+  expect(moved).toEqual({ added: [], removed: [], changed: ['two'], kept: ['one'] })
+  expect(gateway.upstreams.get('one')).toBe(kept)
+  await eventually(async () => {
+    const answer = await bob
+      .callTool({ name: 'two__echo', arguments: { text: 'moved' } })
+      .catch(() => undefined)
+    return JSON.stringify(answer?.content ?? '').includes('three: moved')
+  })
   // A config that cannot be used changes nothing.
   await expect(
     gateway.reconfigure({
