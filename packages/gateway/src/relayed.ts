@@ -93,7 +93,7 @@ export function addRelayedResource(
   controls: ControlsHolder,
 ): void {
   registry.resource({
-    ...(resource as { uri: string; name: string }),
+    ...(uncached(resource) as { uri: string; name: string }),
     read: (uri, context) => read(route(upstream, uri), uri, resource.uri, context, controls),
     subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
   })
@@ -107,7 +107,7 @@ export function addRelayedTemplate(
   controls: ControlsHolder,
 ): void {
   registry.resourceTemplate({
-    ...(template as { uriTemplate: string; name: string }),
+    ...(uncached(template) as { uriTemplate: string; name: string }),
     read: (uri, _variables, context) =>
       read(route(upstream, uri), uri, template.uriTemplate, context, controls),
     subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
@@ -156,6 +156,16 @@ function subscribe(registry: ToolRegistry, upstream: Upstream, uri: string): () 
     stopped = true
     stop?.()
   }
+}
+
+/**
+ * A listed resource without the registry's caching fields: an upstream's listing cannot make the
+ * gateway keep a read (and answer it again to whoever asks next, past the policy). Every read
+ * goes to the upstream, as its caller.
+ */
+function uncached<T extends Record<string, unknown>>(listed: T): Omit<T, 'ttlMs' | 'cacheScope'> {
+  const { ttlMs: _ttl, cacheScope: _scope, ...rest } = listed
+  return rest
 }
 
 /** True when the upstream declares that the tool runs as a task (`optional` or `required`). */
