@@ -222,6 +222,14 @@ export async function startGateway(
     async reload() {
       const next = await collectUpstreams(servers, args, io, loginReferences)
       const controls = await readOperatorControls(args, io, next.config)
+      // The endpoint's kind of credentials is chosen at start: a reload changes which named
+      // tokens there are, not whether there are any (that would open or close the endpoint).
+      const named = (controls?.tokens.length ?? 0) > 0
+      if (named !== (live.current?.tokens.length ?? 0) > 0)
+        throw new CliError(
+          'usage',
+          `a reload cannot turn named tokens ${named ? 'on' : 'off'}: restart the gateway for that`,
+        )
       const changes = await gateway.reconfigure({
         ...options,
         upstreams: next.upstreams,
