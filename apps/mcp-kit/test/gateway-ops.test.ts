@@ -386,6 +386,22 @@ test('controls at start: a bad file is exit 2 naming its line; named tokens gate
   })
   expect(asAlice.status).toBe(200)
   expect(await asAlice.json()).toMatchObject({ upstreams: { one: { up: true } } })
+  // A reload may change the tokens, not whether there are any: that would open the endpoint.
+  writeFileSync(policy, JSON.stringify({ policy: { rules: [] } }))
+  serving.child.kill('SIGHUP')
+  await until(() =>
+    /reload refused \(SIGHUP\): a reload cannot turn named tokens off/.test(serving.stderr())
+      ? true
+      : undefined,
+  )
+  expect((await fetch(serving.url, { method: 'POST', body: '{}' })).status).toBe(401)
+  writeFileSync(
+    policy,
+    JSON.stringify({
+      tokens: { alice: { token: '${ALICE}', scopes: ['admin'] } },
+      admin: { scopes: ['admin'] },
+    }),
+  )
   const both = await runCli(
     ['serve', '--config', config, '--policy', policy, '--port', '0', '--token', 'x'],
     {
