@@ -144,3 +144,17 @@ test('redaction hides secrets by name and by shape, and keeps the rest', () => {
     nested: { Authorization: '[redacted]', items: ['[redacted]', '[redacted]', 'plain'] },
   })
 })
+
+test('a shared store that cannot be reached lets calls through rather than refusing them all', async () => {
+  const failing = {
+    kind: 'redis',
+    takeTokens: () => Promise.reject(new Error('the store is away')),
+  } as unknown as import('@mcp-kit/server').Store
+  const limiter = createLimiter(
+    [{ kind: 'rate', rate: 1, perSeconds: 60, burst: 1, by: 'principal' }],
+    failing,
+  )
+  const call = { upstream: 'one', name: 'one__add', authInfo: undefined }
+  expect(await limiter.admit(call)).toBeUndefined()
+  expect(await limiter.admit(call)).toBeUndefined()
+})

@@ -138,6 +138,10 @@ export function createLimiter(
         takeTokens(`limit:${rate.id}:${rate.key(call)}`, {
           capacity: rate.spec.burst,
           refillPerSecond: rate.spec.rate / rate.spec.perSeconds,
+        }).catch((): TokensTaken => {
+          // A shared store that cannot be reached does not stop the traffic: the limit lets the
+          // call through (fails open) rather than refuse every call while Redis is away.
+          return { taken: true, remaining: 0, retryAfterMs: 0 }
         }),
       ),
     )
