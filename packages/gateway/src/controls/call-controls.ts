@@ -112,7 +112,11 @@ export async function controlledCall<T>(
     if (context.sessionId !== undefined) entry.session = context.sessionId
     if (audit.arguments) entry.arguments = redact(args)
     if (audit.results && result !== undefined) entry.result = redact(result)
-    audit.log.write(entry)
+    try {
+      audit.log.write(entry)
+    } catch {
+      // An audit log that fails (a closed stream) must not fail the call it records.
+    }
   }
   if (policy !== undefined) {
     const decision = policy.decide(item, authInfo, args)
