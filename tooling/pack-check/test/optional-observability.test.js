@@ -54,3 +54,32 @@ it('installing @mcp-kit/gateway alone installs no metrics or tracing library; as
   expect(metrics).toContain('npm install prom-client')
   expect(tracing).toContain('npm install @opentelemetry/')
 }, 180_000)
+
+it('the CLI installs prom-client but not OpenTelemetry; serve --otlp then says what to install (exit 2)', async () => {
+  const project = inject('project')
+  expect(existsSync(join(project, 'node_modules', 'prom-client'))).toBe(true)
+  expect(existsSync(join(project, 'node_modules', '@opentelemetry', 'sdk-trace'))).toBe(false)
+  const config = join(project, 'otlp-config.json')
+  await writeFile(config, JSON.stringify({ mcpServers: {} }))
+  const outcome = await run(
+    'npx',
+    [
+      '--no-install',
+      'mcp-kit',
+      'serve',
+      '--config',
+      config,
+      '--port',
+      '0',
+      '--otlp',
+      'http://127.0.0.1:4318',
+    ],
+    { cwd: project },
+  ).then(
+    () => ({ code: 0, stderr: '' }),
+    (error) => ({ code: error.code, stderr: String(error.stderr) }),
+  )
+  expect(outcome.code).toBe(2)
+  expect(outcome.stderr).toContain('needs the optional OpenTelemetry packages')
+  expect(outcome.stderr).toContain('npm install @opentelemetry/api@~1.9.1')
+}, 120_000)

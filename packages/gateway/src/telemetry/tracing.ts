@@ -8,7 +8,37 @@
 // `mcp.server.operation.duration` and `mcp.client.operation.duration` histograms, in seconds).
 
 import type { TraceContext } from '@mcp-kit/server'
-import { optionalImport } from './optional-import.js'
+import { missingModule } from './optional-import.js'
+
+/** The OpenTelemetry packages tracing needs, with the ranges it is built against. */
+export const openTelemetryPackages = [
+  '@opentelemetry/api@~1.9.1',
+  '@opentelemetry/sdk-trace@^2.12.1',
+  '@opentelemetry/resources@^2.12.1',
+  '@opentelemetry/exporter-trace-otlp-http@^0.223.1',
+  '@opentelemetry/sdk-metrics@^2.12.0',
+  '@opentelemetry/exporter-metrics-otlp-http@^0.223.0',
+]
+
+/** The six packages, or one error naming them all (they come together). */
+async function loadOpenTelemetry() {
+  try {
+    return await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/sdk-metrics'),
+      import('@opentelemetry/exporter-metrics-otlp-http'),
+    ])
+  } catch (error) {
+    if (!missingModule(error, '@opentelemetry/')) throw error
+    throw new Error(
+      `tracing (--otlp) needs the optional OpenTelemetry packages: install them beside @mcp-kit/gateway (npm install ${openTelemetryPackages.join(' ')})`,
+      { cause: error },
+    )
+  }
+}
 
 export interface TracingOptions {
   /** The OTLP/HTTP endpoint's base URL (`/v1/traces` and `/v1/metrics` are added), else the OTEL_* variables'. */
@@ -55,33 +85,7 @@ function signalUrl(options: TracingOptions, signal: 'traces' | 'metrics'): strin
 }
 
 export async function createTracing(options: TracingOptions): Promise<GatewayTracing> {
-  const feature = 'tracing (--otlp)'
-  const api = await optionalImport('@opentelemetry/api', feature, () => import('@opentelemetry/api'))
-  const sdk = await optionalImport(
-    '@opentelemetry/sdk-trace',
-    feature,
-    () => import('@opentelemetry/sdk-trace'),
-  )
-  const resources = await optionalImport(
-    '@opentelemetry/resources',
-    feature,
-    () => import('@opentelemetry/resources'),
-  )
-  const traceExporter = await optionalImport(
-    '@opentelemetry/exporter-trace-otlp-http',
-    feature,
-    () => import('@opentelemetry/exporter-trace-otlp-http'),
-  )
-  const metricsSdk = await optionalImport(
-    '@opentelemetry/sdk-metrics',
-    feature,
-    () => import('@opentelemetry/sdk-metrics'),
-  )
-  const metricExporter = await optionalImport(
-    '@opentelemetry/exporter-metrics-otlp-http',
-    feature,
-    () => import('@opentelemetry/exporter-metrics-otlp-http'),
-  )
+  const [api, sdk, resources, traceExporter, metricsSdk, metricExporter] = await loadOpenTelemetry()
   const resource = resources.resourceFromAttributes({
     'service.name': options.env.OTEL_SERVICE_NAME || 'mcp-kit-gateway',
   })
