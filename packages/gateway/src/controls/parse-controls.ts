@@ -4,84 +4,10 @@
 
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
 import { ConfigError } from '../config-error.js'
-import type { LimitKey, LimitSpec } from '../limits/limits-types.js'
 import type { ArgumentCondition, ItemSpec, PolicySpec, RuleSpec } from '../policy/policy-types.js'
-import type { PrincipalSpec } from '../policy/principal.js'
-import type { ControlsSpec, NamedToken } from './controls-types.js'
-
-type Path = Array<string | number>
-
-/** A field that cannot be used, where it is. */
-class Problem extends Error {
-  readonly path: Path
-  constructor(path: Path, message: string) {
-    super(message)
-    this.path = path
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-
-function shown(path: Path): string {
-  return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`))
-    .join('')
-}
-
-function object(value: unknown, path: Path, known: readonly string[]): Record<string, unknown> {
-  if (!isObject(value)) throw new Problem(path, 'must be an object')
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new Problem([...path, key], `is not a known field (${known.join(', ')})`)
-  }
-  return value
-}
-
-function strings(value: unknown, path: Path): string[] | undefined {
-  if (value === undefined) return undefined
-  const list = typeof value === 'string' ? [value] : value
-  if (!Array.isArray(list) || list.some((item) => typeof item !== 'string' || item === ''))
-    throw new Problem(path, 'must be a name or a list of names (globs * and ? allowed)')
-  return list as string[]
-}
-
-function positive(value: unknown, path: Path, whole = false): number {
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value <= 0 ||
-    (whole && !Number.isInteger(value))
-  )
-    throw new Problem(path, whole ? 'must be a whole number > 0' : 'must be a number > 0')
-  return value
-}
-
-const principalFields = ['scopes', 'sub', 'clientId', 'token', 'claims', 'anonymous'] as const
-
-function principal(value: unknown, path: Path): PrincipalSpec {
-  const fields = object(value, path, principalFields)
-  const spec: PrincipalSpec = {}
-  for (const key of ['scopes', 'sub', 'clientId', 'token'] as const) {
-    const list = strings(fields[key], [...path, key])
-    if (list !== undefined) spec[key] = list
-  }
-  if (fields.claims !== undefined) {
-    const claims = object(fields.claims, [...path, 'claims'], Object.keys(fields.claims ?? {}))
-    spec.claims = {}
-    for (const [claim, wanted] of Object.entries(claims)) {
-      const list = typeof wanted === 'number' || typeof wanted === 'boolean' ? [String(wanted)] : wanted
-      spec.claims[claim] = strings(list, [...path, 'claims', claim]) as string[]
-    }
-  }
-  if (fields.anonymous !== undefined) {
-    if (typeof fields.anonymous !== 'boolean')
-      throw new Problem([...path, 'anonymous'], 'must be true or false')
-    spec.anonymous = fields.anonymous
-  }
-  if (Object.keys(spec).length === 0)
-    throw new Problem(path, `names nobody: give one of ${principalFields.join(', ')}`)
-  return spec
-}
+import type { ControlsSpec } from './controls-types.js'
+import { isObject, object, type Path, Problem, principal, shown, strings } from './parse-fields.js'
+import { limit, tokens } from './parse-limits.js'
 
 const valuePattern = /^\$(sub|token|clientId|claims\.[A-Za-z0-9_:.-]+)$/
 
@@ -165,85 +91,6 @@ function policy(value: unknown, path: Path): PolicySpec {
     rule(written, [...path, 'rules', index]),
   )
   return { default: byDefault, rules }
-}
-
-const periods: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400 }
-const limitKeys: LimitKey[] = ['principal', 'tool', 'upstream', 'principal+tool', 'principal+upstream']
-
-function limit(value: unknown, path: Path): LimitSpec {
-  const fields = object(value, path, [
-    'rate',
-    'per',
-    'burst',
-    'by',
-    'upstream',
-    'tools',
-    'for',
-    'concurrency',
-    'comment',
-  ])
-  if ((fields.rate === undefined) === (fields.concurrency === undefined))
-    throw new Problem(path, 'needs exactly one of rate (calls per period) or concurrency (calls at once)')
-  const upstream = strings(fields.upstream, [...path, 'upstream'])
-  if (fields.concurrency !== undefined) {
-    for (const key of ['per', 'burst', 'by', 'tools', 'for'] as const) {
-      if (fields[key] !== undefined)
-        throw new Problem([...path, key], 'applies to rate limits, not concurrency (a cap per upstream)')
-    }
-    const cap = positive(fields.concurrency, [...path, 'concurrency'], true)
-    return upstream === undefined
-      ? { kind: 'concurrency', concurrency: cap }
-      : { kind: 'concurrency', concurrency: cap, upstream }
-  }
-  const rate = positive(fields.rate, [...path, 'rate'])
-  const per = fields.per ?? 'second'
-  const perSeconds = typeof per === 'number' ? positive(per, [...path, 'per']) : periods[String(per)]
-  if (perSeconds === undefined)
-    throw new Problem([...path, 'per'], 'must be second, minute, hour, day or a number of seconds')
-  const by = fields.by ?? 'principal'
-  if (!limitKeys.includes(by as LimitKey))
-    throw new Problem([...path, 'by'], `must be one of ${limitKeys.join(', ')}`)
-  const spec: LimitSpec = {
-    kind: 'rate',
-    rate,
-    perSeconds,
-    burst:
-      fields.burst === undefined
-        ? Math.max(1, Math.floor(rate))
-        : positive(fields.burst, [...path, 'burst'], true),
-    by: by as LimitKey,
-  }
-  if (upstream !== undefined) spec.upstream = upstream
-  const tools = strings(fields.tools, [...path, 'tools'])
-  if (tools !== undefined) spec.tools = tools
-  if (fields.for !== undefined) spec.for = principal(fields.for, [...path, 'for'])
-  return spec
-}
-
-const tokenName = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/
-
-function tokens(value: unknown, path: Path): NamedToken[] {
-  const fields = object(value, path, Object.keys(isObject(value) ? value : {}))
-  const seen = new Map<string, string>()
-  return Object.entries(fields).map(([name, written]) => {
-    const at = [...path, name]
-    if (!tokenName.test(name)) throw new Problem(at, 'a token name is letters, digits, _ . @ - (at most 64)')
-    const entry =
-      typeof written === 'string' ? { token: written } : object(written, at, ['token', 'scopes', 'claims'])
-    const token = entry.token
-    if (typeof token !== 'string' || !/^[\x21-\x7e]{16,}$/.test(token))
-      throw new Problem(
-        [...at, 'token'],
-        'must be at least 16 printable ASCII characters without spaces (e.g. openssl rand -base64 32)',
-      )
-    const other = seen.get(token)
-    if (other !== undefined) throw new Problem([...at, 'token'], `is the same as the token of '${other}'`)
-    seen.set(token, name)
-    const scopes = strings(entry.scopes, [...at, 'scopes']) ?? []
-    if (entry.claims !== undefined && !isObject(entry.claims))
-      throw new Problem([...at, 'claims'], 'must be an object')
-    return { name, token, scopes, claims: (entry.claims as Record<string, unknown> | undefined) ?? {} }
-  })
 }
 
 /** The controls in `value` (a parsed `gateway` object); Problems name the field's path under `base`. */
