@@ -215,7 +215,10 @@ export async function startGateway(
     if (error instanceof CollisionError) throw new CliError('usage', error.message)
     // --otlp without the OpenTelemetry packages (optional: they are not installed with mcp-kit).
     if (/needs the optional/.test((error as Error)?.message ?? ''))
-      throw new CliError('usage', (error as Error).message.replace('beside @mcp-kit/gateway', 'beside mcp-kit'))
+      throw new CliError(
+        'usage',
+        (error as Error).message.replace('beside @mcp-kit/gateway', 'beside mcp-kit'),
+      )
     throw error
   }
   return {
