@@ -8,8 +8,10 @@
 // a profile's drift policy hides (drift.ts) are left out.
 
 import type { ToolRegistry } from '@mcp-kit/server'
+import type { ControlsHolder } from './controls/call-controls.js'
 import { hiddenByDrift } from './drift.js'
 import { compileFilter, defaultPrefix, namespacedName } from './naming.js'
+import type { PolicyItem } from './policy/policy-types.js'
 import {
   addRelayedPrompt,
   addRelayedResource,
@@ -58,14 +60,17 @@ export class Catalog {
   readonly #uriOwners: UriOwners<Upstream>
   readonly #placed = new Map<Upstream, Placed>()
   readonly #rank: (upstream: Upstream) => number
+  readonly #controls: ControlsHolder
 
   /** `rank`: an upstream's place in the gateway's list (config order), which decides URI ownership. */
   constructor(
     registry: ToolRegistry,
     emit: (event: GatewayEvent) => void,
     rank: (upstream: Upstream) => number,
+    controls: ControlsHolder = { current: undefined },
   ) {
     this.registry = registry
+    this.#controls = controls
     this.#emit = emit
     this.#rank = rank
     this.#uriOwners = new UriOwners(rank)
@@ -74,6 +79,36 @@ export class Catalog {
   /** What an upstream offers now. */
   offered(upstream: Upstream): Offered | undefined {
     return this.#offered.get(upstream)
+  }
+
+  /** Takes back everything an upstream offers, for good (it left the gateway's config). */
+  remove(upstream: Upstream): void {
+    this.registry.batch(() => this.#withdraw(upstream))
+    this.#placed.delete(upstream)
+  }
+
+  /**
+   * Offers every placed upstream again, in config order (after a reload changed who is in it:
+   * names and URI spaces a removed upstream held are free for the others).
+   */
+  replaceAll(): void {
+    const placed = [...this.#placed.entries()].sort(([a], [b]) => this.#rank(a) - this.#rank(b))
+    this.registry.batch(() => {
+      for (const [upstream] of placed) this.#withdraw(upstream)
+      for (const [upstream, lists] of placed) this.#offer(upstream, lists, false)
+    })
+  }
+
+  /** What the policy sees of a registry entry: the upstream offering it, and a tool's annotations. */
+  policyItem(
+    list: 'tools' | 'resources' | 'resourceTemplates' | 'prompts',
+    key: string,
+  ): PolicyItem | undefined {
+    const kind = list === 'tools' ? 'tool' : list === 'prompts' ? 'prompt' : 'resource'
+    const owner = this.#owners.get(`${list === 'resourceTemplates' ? 'template' : kind}:${key}`)
+    if (owner === undefined) return undefined
+    const annotations = kind === 'tool' ? this.registry.tools.get(key)?.annotations : undefined
+    return { kind, upstream: owner.name, name: key, annotations: annotations as PolicyItem['annotations'] }
   }
 
   /** Offers an upstream's lists, replacing what it offered before. `strict`: collisions throw. */
@@ -111,23 +146,23 @@ export class Catalog {
       const name = namespacedName(prefix, tool.name)
       if (!claim(`tool:${name}`, `tool '${name}'`)) continue
       next.tools.push(name)
-      plan.push(() => addRelayedTool(this.registry, upstream, name, tool))
+      plan.push(() => addRelayedTool(this.registry, upstream, name, tool, this.#controls))
     }
     const resources = this.#resourcesAllowed(upstream, lists, refuse)
     for (const resource of resources.resources) {
       next.resources.push(resource.uri)
-      plan.push(() => addRelayedResource(this.registry, upstream, resource, this.#route))
+      plan.push(() => addRelayedResource(this.registry, upstream, resource, this.#route, this.#controls))
     }
     for (const template of resources.resourceTemplates) {
       next.resourceTemplates.push(template.uriTemplate)
-      plan.push(() => addRelayedTemplate(this.registry, upstream, template, this.#route))
+      plan.push(() => addRelayedTemplate(this.registry, upstream, template, this.#route, this.#controls))
     }
     for (const prompt of lists.prompts) {
       if (!promptAllowed(prompt.name)) continue
       const name = namespacedName(prefix, prompt.name)
       if (!claim(`prompt:${name}`, `prompt '${name}'`)) continue
       next.prompts.push(name)
-      plan.push(() => addRelayedPrompt(this.registry, upstream, name, prompt))
+      plan.push(() => addRelayedPrompt(this.registry, upstream, name, prompt, this.#controls))
     }
     this.registry.batch(() => {
       this.#withdraw(upstream)

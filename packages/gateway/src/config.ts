@@ -14,15 +14,17 @@ import { resolve } from 'node:path'
 import { ProfileError, parseClientConfig } from '@mcp-kit/profiles'
 import { profileNameFor, serverFromMeta, substituteValue } from '@mcp-kit/profiles/internal'
 import { type ConfigApi, configApiOf } from './config-apis.js'
+import { ConfigError } from './config-error.js'
 import { type ConfigReference, configReferenceOf, isReferenceUrl } from './config-references.js'
+import type { ControlsSpec } from './controls/controls-types.js'
+import { parseControls } from './controls/parse-controls.js'
 import type { NameFilter, UpstreamOAuth, UpstreamOptions } from './types.js'
 
-/** A gateway config file that cannot be used. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError'
-}
+export { ConfigError }
 
 export interface ConfigResult {
+  /** The operator's controls in the file's `gateway` object (tokens, policy, limits, admin), if any. */
+  controls: ControlsSpec | undefined
   upstreams: UpstreamOptions[]
   /** Entries left out (disabled, neither command nor url), with why. */
   skipped: Array<{ name: string; reason: string }>
@@ -177,5 +179,32 @@ export function readGatewayConfig(
     const written = substituteValue(normalizeVariables(entry, file, left.name), variables, file)
     apis.push(configApiOf(profileNameFor(left.name), written as Record<string, unknown>, file, fail))
   }
-  return { upstreams, skipped, apis, references }
+  const controls = parseControls(text, file, 'gateway', (value) =>
+    substituteValue(normalizeVariables(value, file, 'gateway'), variables, file),
+  )
+  return { controls, upstreams, skipped, apis, references }
+}
+
+/** A file of controls of its own (`mcp-kit serve --policy FILE`): the `gateway` object's fields at its top. */
+export function readControlsFile(
+  path: string,
+  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): ControlsSpec {
+  const file = resolve(options.cwd ?? process.cwd(), path)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
+  }
+  const variables = Object.fromEntries(
+    Object.entries(options.env ?? process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  )
+  return parseControls(text, file, undefined, (value) =>
+    substituteValue(normalizeVariables(value, file, 'controls'), variables, file),
+  ) as ControlsSpec
 }

@@ -17,7 +17,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { type CallOptions, ClientError, type InputHandler, type Session } from '@mcp-kit/client'
-import type { HandlerContext, InputRequest } from '@mcp-kit/server'
+import type { HandlerContext, InputRequest, TraceContext } from '@mcp-kit/server'
 import { principalOf, RpcFailure } from '@mcp-kit/server'
 import type { Caller, Upstream } from './upstream.js'
 import { cleanText } from './upstream-text.js'
@@ -170,8 +170,11 @@ export async function relay<T>(
   args: unknown,
   context: HandlerContext,
   work: (session: Session, options: RelayOptions) => Promise<T>,
+  trace: TraceContext | undefined = context.traceContext,
 ): Promise<T> {
   const started = performance.now()
+  // The caller's trace goes on to the upstream (in `_meta`, and headers over HTTP).
+  const meta = trace === undefined ? undefined : traceMeta(trace)
   const onProgress: ProgressRelay = (progress) => {
     const message = progress.message === undefined ? undefined : cleanText(progress.message)
     void context.progress(progress.progress, progress.total, message).catch(() => {})
@@ -180,11 +183,11 @@ export async function relay<T>(
     if (context.protocolVersion !== modernRevision) {
       const caller = callerFor(context, directInput(context))
       return await upstream.use(caller, (session) =>
-        work(session, { signal: context.signal, onProgress, ...ownTraffic(caller) }),
+        work(session, { signal: context.signal, onProgress, meta, ...ownTraffic(caller) }),
       )
     }
     return (await parkedRelay(upstream, what, args, context, (session, signal, caller) =>
-      work(session, { signal, onProgress, ...ownTraffic(caller) }),
+      work(session, { signal, onProgress, meta, ...ownTraffic(caller) }),
     )) as T
   } catch (error) {
     if (isRoundEnd(error)) throw error
@@ -197,7 +200,14 @@ export async function relay<T>(
 type ProgressRelay = (progress: { progress: number; total?: number; message?: string }) => void
 
 /** What a relayed call passes to the client session (Session.callTool and the like). */
-type RelayOptions = Required<Pick<CallOptions, 'signal' | 'onProgress' | 'input' | 'onLog'>>
+type RelayOptions = Required<Pick<CallOptions, 'signal' | 'onProgress' | 'input' | 'onLog'>> &
+  Pick<CallOptions, 'meta'>
+
+function traceMeta(trace: TraceContext): Record<string, string> {
+  return trace.tracestate === undefined
+    ? { traceparent: trace.traceparent }
+    : { traceparent: trace.traceparent, tracestate: trace.tracestate }
+}
 
 /** The call's own handlers: the upstream's questions and logs about this call go to its caller. */
 function ownTraffic(caller: Caller): Pick<RelayOptions, 'input' | 'onLog'> {

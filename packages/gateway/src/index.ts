@@ -1,14 +1,24 @@
 // @mcp-kit/gateway — public API: many MCP servers behind one endpoint.
 
+export type { AuditLogOptions, AuditRecord } from './audit/audit-log.js'
 export { CollisionError } from './catalog.js'
 export type { ConfigResult } from './config.js'
-export { ConfigError, readGatewayConfig } from './config.js'
+export { ConfigError, readControlsFile, readGatewayConfig } from './config.js'
 export type { ConfigApi } from './config-apis.js'
 export type { ConfigReference } from './config-references.js'
+export { rateLimitedCode } from './controls/call-controls.js'
+export type { ControlsSpec, NamedToken } from './controls/controls-types.js'
+export { tokenVerifier } from './controls/gateway-controls.js'
 export { defaultDiscoveryCacheDir, fileDiscoveryCache } from './discovery-cache.js'
-export type { Gateway, UpstreamHealth } from './gateway.js'
+export type { Gateway, GatewayStatus, UpstreamHealth } from './gateway.js'
 export { createGateway } from './gateway.js'
+export type { ConcurrencySpec, LimitKey, LimitSpec, RateLimitSpec } from './limits/limits-types.js'
 export { compileFilter, defaultPrefix, maximumNameLength, namespacedName } from './naming.js'
+export type { ArgumentCondition, ItemSpec, PolicyItem, PolicySpec, RuleSpec } from './policy/policy-types.js'
+export type { PrincipalMatcher, PrincipalSpec } from './policy/principal.js'
+export { compilePrincipal } from './policy/principal.js'
+export type { CallFigures } from './telemetry/call-figures.js'
+export type { TracingOptions } from './telemetry/tracing.js'
 export type {
   Discovery,
   DiscoveryCache,
@@ -19,3 +29,4 @@ export type {
   UpstreamOptions,
   UpstreamState,
 } from './types.js'
+export type { UpstreamChanges } from './upstream-changes.js'

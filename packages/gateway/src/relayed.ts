@@ -4,6 +4,7 @@
 
 import type { Tool } from '@mcp-kit/client'
 import type { HandlerContext, ResourceOutput, ToolRegistry } from '@mcp-kit/server'
+import { type ControlsHolder, controlledCall } from './controls/call-controls.js'
 import { relay } from './forward.js'
 import { wantsHops, withHop } from './hop-report.js'
 import type { Discovery } from './types.js'
@@ -12,8 +13,22 @@ import type { Upstream } from './upstream.js'
 /** Picks the upstream a read of `uri` goes to, given the one whose entry matched it. */
 export type Route = (matched: Upstream, uri: string) => Upstream
 
-export function addRelayedTool(registry: ToolRegistry, upstream: Upstream, name: string, tool: Tool): void {
+export function addRelayedTool(
+  registry: ToolRegistry,
+  upstream: Upstream,
+  name: string,
+  tool: Tool,
+  controls: ControlsHolder,
+): void {
   const original = tool.name
+  const item = {
+    kind: 'tool' as const,
+    method: 'tools/call' as const,
+    upstream: upstream.name,
+    name,
+    original,
+    annotations: tool.annotations as Readonly<Record<string, unknown>> | undefined,
+  }
   registry.tool({
     ...tool,
     name,
@@ -27,8 +42,15 @@ export function addRelayedTool(registry: ToolRegistry, upstream: Upstream, name:
     outputSchema: tool.outputSchema as Record<string, unknown> | undefined,
     handler: async (args, context) => {
       const started = performance.now()
-      const result = await relay(upstream, `tools/call ${original}`, args, context, (session, options) =>
-        session.callTool(original, args, options),
+      const result = await controlledCall(controls, item, name, args, context, (trace) =>
+        relay(
+          upstream,
+          `tools/call ${original}`,
+          args,
+          context,
+          (session, options) => session.callTool(original, args, options),
+          trace,
+        ),
       )
       if (!wantsHops(context)) return result
       const latencyMs = performance.now() - started
@@ -42,14 +64,29 @@ export function addRelayedPrompt(
   upstream: Upstream,
   name: string,
   prompt: Discovery['prompts'][number],
+  controls: ControlsHolder,
 ): void {
   const original = prompt.name
+  const item = {
+    kind: 'prompt' as const,
+    method: 'prompts/get' as const,
+    upstream: upstream.name,
+    name,
+    original,
+  }
   registry.prompt({
     ...(prompt as { name: string }),
     name,
     get: (args, context) =>
-      relay(upstream, `prompts/get ${original}`, args, context, (session, options) =>
-        session.getPrompt(original, args, options),
+      controlledCall(controls, item, name, args, context, (trace) =>
+        relay(
+          upstream,
+          `prompts/get ${original}`,
+          args,
+          context,
+          (session, options) => session.getPrompt(original, args, options),
+          trace,
+        ),
       ),
   })
 }
@@ -59,10 +96,11 @@ export function addRelayedResource(
   upstream: Upstream,
   resource: Discovery['resources'][number],
   route: Route,
+  controls: ControlsHolder,
 ): void {
   registry.resource({
-    ...(resource as { uri: string; name: string }),
-    read: (uri, context) => read(route(upstream, uri), uri, context),
+    ...(uncached(resource) as { uri: string; name: string }),
+    read: (uri, context) => read(route(upstream, uri), uri, resource.uri, context, controls),
     subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
   })
 }
@@ -72,17 +110,40 @@ export function addRelayedTemplate(
   upstream: Upstream,
   template: Discovery['resourceTemplates'][number],
   route: Route,
+  controls: ControlsHolder,
 ): void {
   registry.resourceTemplate({
-    ...(template as { uriTemplate: string; name: string }),
-    read: (uri, _variables, context) => read(route(upstream, uri), uri, context),
+    ...(uncached(template) as { uriTemplate: string; name: string }),
+    read: (uri, _variables, context) =>
+      read(route(upstream, uri), uri, template.uriTemplate, context, controls),
     subscribe: (uri) => subscribe(registry, route(upstream, uri), uri),
   })
 }
 
-function read(upstream: Upstream, uri: string, context: HandlerContext): Promise<ResourceOutput> {
-  return relay(upstream, `resources/read ${uri}`, { uri }, context, (session, options) =>
-    session.readResource(uri, options),
+/** A read of `uri`, through the entry `entry` (a resource's URI or a template: what policies and metrics name). */
+function read(
+  upstream: Upstream,
+  uri: string,
+  entry: string,
+  context: HandlerContext,
+  controls: ControlsHolder,
+): Promise<ResourceOutput> {
+  const item = {
+    kind: 'resource' as const,
+    method: 'resources/read' as const,
+    upstream: upstream.name,
+    name: entry,
+    original: uri,
+  }
+  return controlledCall(controls, item, uri, { uri }, context, (trace) =>
+    relay(
+      upstream,
+      `resources/read ${uri}`,
+      { uri },
+      context,
+      (session, options) => session.readResource(uri, options),
+      trace,
+    ),
   )
 }
 
@@ -101,6 +162,16 @@ function subscribe(registry: ToolRegistry, upstream: Upstream, uri: string): () 
     stopped = true
     stop?.()
   }
+}
+
+/**
+ * A listed resource without the registry's caching fields: an upstream's listing cannot make the
+ * gateway keep a read (and answer it again to whoever asks next, past the policy). Every read
+ * goes to the upstream, as its caller.
+ */
+function uncached<T extends Record<string, unknown>>(listed: T): Omit<T, 'ttlMs' | 'cacheScope'> {
+  const { ttlMs: _ttl, cacheScope: _scope, ...rest } = listed
+  return rest
 }
 
 /** True when the upstream declares that the tool runs as a task (`optional` or `required`). */

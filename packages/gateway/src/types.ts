@@ -2,6 +2,11 @@
 // which names) and how it runs them.
 
 import type { ConnectOptions, CredentialStore, Root, ServerSpec, Tool } from '@mcp-kit/client'
+import type { Store } from '@mcp-kit/server'
+import type { AuditLogOptions } from './audit/audit-log.js'
+import type { LimitSpec } from './limits/limits-types.js'
+import type { PolicySpec } from './policy/policy-types.js'
+import type { TracingOptions } from './telemetry/tracing.js'
 
 /** null: everything; []: nothing; else names and `*`/`?` globs. */
 export type NameFilter = readonly string[] | null
@@ -114,4 +119,23 @@ export interface GatewayOptions {
   /** Where discovery results are remembered between runs (lazy start needs them). */
   cache?: DiscoveryCache
   onEvent?: (event: GatewayEvent) => void
+  /**
+   * Who may list and use which tools, resources and prompts (rules over principals; the README's
+   * "Policy"). A denied item is hidden from that caller's lists and answers as a missing one.
+   * Without it: everything the server's authentication lets through, as before.
+   */
+  policy?: PolicySpec | undefined
+  /** Rate limits (token buckets) and concurrency caps per upstream (the README's "Limits"). */
+  limits?: readonly LimitSpec[] | undefined
+  /** Where rate-limit buckets live: a shared store (Redis) makes limits hold across instances. */
+  store?: Store | undefined
+  /** One NDJSON record per call (the README's "Audit log"); `arguments`/`results` add them, secrets redacted. */
+  audit?: (AuditLogOptions & { arguments?: boolean; results?: boolean }) | undefined
+  /**
+   * Prometheus metrics (needs `prom-client`): `Gateway.metrics()` renders them. `sessions`
+   * reports the server's sessions as a gauge.
+   */
+  metrics?: boolean | { sessions?: () => number } | undefined
+  /** OpenTelemetry traces and metrics over OTLP/HTTP (needs the `@opentelemetry` packages). */
+  tracing?: TracingOptions | undefined
 }

@@ -6,12 +6,16 @@ test('the public runtime exports are exactly these', () => {
     'CollisionError',
     'ConfigError',
     'compileFilter',
+    'compilePrincipal',
     'createGateway',
     'defaultDiscoveryCacheDir',
     'defaultPrefix',
     'fileDiscoveryCache',
     'maximumNameLength',
     'namespacedName',
+    'rateLimitedCode',
+    'readControlsFile',
     'readGatewayConfig',
+    'tokenVerifier',
   ])
 })

@@ -41,6 +41,16 @@ export type ElicitationRequest = ElicitRequest['params']
 /** A sampling answer; with `tools` in the request its content may hold tool calls. */
 export type SamplingResult = CreateMessageResult | CreateMessageResultWithTools
 
+/**
+ * W3C trace context (https://www.w3.org/TR/trace-context/): the caller's span, for spans of this
+ * call to join its trace.
+ */
+export interface TraceContext {
+  /** `00-<trace id>-<parent span id>-<flags>`, lower-case hex. */
+  traceparent: string
+  tracestate?: string
+}
+
 /** One question for the client: what `ask` takes. */
 export type InputRequest =
   | { method: 'elicitation/create'; params: ElicitationRequest }
@@ -78,6 +88,12 @@ export interface HandlerContext {
   clientCapabilities: ClientCapabilities | undefined
   /** The protocol revision of this request (undefined in the embedded runtime). */
   protocolVersion: string | undefined
+  /**
+   * The W3C trace context the request came with: `_meta.traceparent` (and `tracestate`), else
+   * the HTTP `traceparent` header; undefined when it had none (or a malformed one). A handler
+   * that calls further servers passes it on so one trace covers the whole chain (a gateway does).
+   */
+  readonly traceContext?: TraceContext | undefined
   /** Reports progress; does nothing when the client did not ask for progress. */
   progress(progress: number, total?: number, message?: string): Promise<void>
   /** Sends a log message to the client (filtered by the level the client asked for). */

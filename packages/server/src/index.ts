@@ -9,6 +9,7 @@ export type {
   Completer,
   JsonSchema,
   ListName,
+  ListView,
   PromptArgument,
   PromptDefinition,
   PromptOutput,
@@ -53,6 +54,7 @@ export type {
   LoggingLevel,
   SamplingRequest,
   SamplingResult,
+  TraceContext,
 } from './context.js'
 
 // Embedded runtime: the registry in-process, with validation and traces
@@ -75,7 +77,7 @@ export { createOAuthResource } from './auth/oauth-resource.js'
 export { principalOf } from './auth/principal.js'
 export type { ConnectionStats } from './http/guard/connection-guard.js'
 export type { GuardOptions } from './http/guard/request-guard.js'
-export type { HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http/handler.js'
+export type { ExtraRoute, HttpHandler, HttpHandlerOptions, HttpHandlerStats } from './http/handler.js'
 export { createHttpHandler } from './http/handler.js'
 export type { HttpServerOptions, RunningHttpServer } from './http/server.js'
 export { startHttpServer } from './http/server.js'
@@ -89,7 +91,7 @@ export { serveStdio } from './stdio/serve.js'
 
 export type { RedisStoreOptions } from './store/redis/options.js'
 export { redisStore } from './store/redis/store.js'
-export type { Store, WriteOptions } from './store/store.js'
+export type { Store, TokenBucket, TokensTaken, WriteOptions } from './store/store.js'
 export { memoryStore } from './store/store.js'
 
 // Tasks (the io.modelcontextprotocol/tasks extension): where task records live

@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { createContext } from './context.js'
 import { measureGateway } from './measurements/gateway.js'
+import { measureGatewayControls } from './measurements/gateway-controls.js'
 import { measureHttp, measureSessionMemory } from './measurements/http.js'
 import { measureInspectEverything, measureInspectLocal } from './measurements/inspect.js'
 import { measureInspectMemory } from './measurements/memory.js'
@@ -46,6 +47,7 @@ const measurements = [
   ['memory-2026', 'memory per 2026 request in flight', measureMemoryModern],
   ['scaling', 'put scaling', measureScaling],
   ['gateway', 'gateway overhead and memory', measureGateway],
+  ['gateway-controls', 'what the gateway controls cost a call', measureGatewayControls],
   ['openapi', 'a REST API as MCP tools (serve --openapi)', measureOpenApi],
   [
     'openapi-large',

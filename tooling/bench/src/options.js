@@ -21,6 +21,7 @@ export const groups = [
   'memory-2026',
   'scaling',
   'gateway',
+  'gateway-controls',
   'openapi',
   'openapi-large',
   'warm',

@@ -7,6 +7,8 @@ import type { Era } from '../protocol/versions.js'
 
 export type RequestKind = 'post' | 'stream' | 'delete'
 
+const traceHeaders = ['traceparent', 'tracestate'] as const
+
 const ownHeaders = new Set([
   'accept',
   'content-type',
@@ -52,6 +54,12 @@ export function requestHeaders(input: RequestHeadersInput): Record<string, strin
   } else if (input.kind === 'stream') headers.accept = 'text/event-stream'
   const { message } = input
   if (input.protocolVersion !== undefined) headers['mcp-protocol-version'] = input.protocolVersion
+  // W3C trace context travels in `_meta` and, for HTTP hops that read only headers, beside it.
+  const meta = isObject(message?.params) && isObject(message.params._meta) ? message.params._meta : undefined
+  for (const name of traceHeaders) {
+    const value = meta?.[name]
+    if (typeof value === 'string' && /^[\x20-\x7e]{1,512}$/.test(value)) headers[name] = value
+  }
   if (input.era === 'legacy') {
     if (input.sessionId !== undefined) headers['mcp-session-id'] = input.sessionId
   } else if (message !== undefined && typeof message.method === 'string') {

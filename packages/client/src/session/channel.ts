@@ -86,8 +86,13 @@ export class SessionChannel {
     if (this.#stopReason) throw describeLimit(this.#stopReason, what, timeoutMs, limitOption(options))
     const own = this.withOwn(options.signal)
     const scoped = this.#scope(what, options, own)
+    const meta = options.meta
+    const sent =
+      meta === undefined
+        ? params
+        : { ...params, _meta: { ...meta, ...(params?._meta as Record<string, unknown> | undefined) } }
     try {
-      return await this.connection.request(method, params, {
+      return await this.connection.request(method, sent, {
         timeoutMs,
         onProgress: options.onProgress,
         signal: scoped?.signal ?? own,

@@ -53,6 +53,12 @@ export interface CallOptions {
   input?: InputHandler | undefined
   /** Log messages the server sends on this call's HTTP response stream; the rest go to `onLog`. */
   onLog?: ((message: LoggingMessageNotification['params']) => void) | undefined
+  /**
+   * Entries added to the request's `_meta`, e.g. W3C trace context (`traceparent`, `tracestate`,
+   * which also go out as HTTP headers of the same names). The session's own entries (the
+   * progress token, a 2026-07-28 envelope) win over these.
+   */
+  meta?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** What `startTool` gives: the result, when the server answered at once, or the task to follow. */

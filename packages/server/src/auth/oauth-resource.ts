@@ -209,7 +209,8 @@ export async function createOAuthResource(options: OAuthResourceOptions): Promis
         expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
         subject: typeof payload.sub === 'string' ? payload.sub : undefined,
         resource,
-        extra: { issuer: payload.iss },
+        // The verified claims, for policies that match on them (a gateway's `groups`, say).
+        extra: { issuer: payload.iss, claims: payload },
       }
       return resource_.checkScopes(authInfo, required) ?? { ok: true, authInfo }
     },

@@ -64,6 +64,25 @@ export interface HttpHandlerOptions
    * step-up challenge). Replaces `token`. A promise is waited for by the first requests.
    */
   oauth?: OAuthResource | Promise<OAuthResource> | undefined
+  /**
+   * Named bearer tokens (API keys): `verifyToken` gets each request's bearer token and returns who
+   * it is (an AuthInfo, whose `clientId`, `scopes` and `extra` policies can match), or undefined
+   * for an unknown token (401). Each name is a principal of its own (`principalOf`), so sessions,
+   * tasks and a gateway's upstream sessions are kept apart per token. Replaces `token`; OAuth
+   * (`oauth`) replaces it. Called on every request: keep it a lookup.
+   */
+  verifyToken?: ((token: string) => AuthInfo | undefined) | undefined
+  /**
+   * Extra routes beside the MCP endpoint, by path (GET and HEAD), e.g. a gateway's `/metrics`
+   * and `/admin/status`. With `auth: true` a request passes the endpoint's Host, Origin and
+   * credential checks first and the handler gets its AuthInfo; otherwise it is public.
+   */
+  routes?: ReadonlyMap<string, ExtraRoute> | undefined
+  /**
+   * Readiness for `/readyz`: 200 while it says ready, else 503, with its fields in the body
+   * (default: `ready`). `/healthz` stays the liveness answer.
+   */
+  readiness?: (() => { ready: boolean } & Record<string, unknown>) | undefined
   /** Session id generator (default crypto.randomUUID). */
   createSessionId?: (() => string) | undefined
   /**
@@ -71,6 +90,13 @@ export interface HttpHandlerOptions
    * its `store`): any instance serves any session, resumes its streams, routes its answers.
    */
   sharedSessions?: SharedSessions | undefined
+}
+
+/** A route beside the MCP endpoint (HttpHandlerOptions.routes). */
+export interface ExtraRoute {
+  /** Pass the endpoint's credential checks first (401/403 as the endpoint answers them). */
+  auth: boolean
+  handle(request: IncomingMessage, response: ServerResponse, authInfo: AuthInfo | undefined): void
 }
 
 export interface HttpHandlerStats {

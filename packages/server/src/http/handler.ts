@@ -32,6 +32,7 @@ export function createHttpHandler(registry: ToolRegistry, options: HttpHandlerOp
     oauth,
     oauthResource: () => endpoint.oauthResource,
     probes: options,
+    routes: options.routes,
   })
 
   return {

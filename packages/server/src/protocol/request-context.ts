@@ -17,6 +17,7 @@ import type {
   LoggingLevel,
   SamplingRequest,
   SamplingResult,
+  TraceContext,
 } from '../context.js'
 import { ServerError } from '../errors.js'
 import type { TraceAnnotations } from '../trace.js'
@@ -37,6 +38,8 @@ export interface RequestContextInit {
   clientInfo?: Implementation
   clientCapabilities?: ClientCapabilities
   protocolVersion?: string
+  /** The W3C trace context the request came with (trace-context.ts). */
+  traceContext?: TraceContext
   /** The request's `_meta.progressToken`; progress is only sent when there is one. */
   progressToken?: string | number
   /** Sends a notification that belongs to this request (progress, log messages). */
@@ -69,6 +72,7 @@ export class RequestContext implements HandlerContext {
   readonly clientInfo: Implementation | undefined
   readonly clientCapabilities: ClientCapabilities | undefined
   readonly protocolVersion: string | undefined
+  readonly traceContext: TraceContext | undefined
   #init: RequestContextInit
   #asked = 0
   /** What the handler added to its trace entry (annotateTrace). */
@@ -83,6 +87,7 @@ export class RequestContext implements HandlerContext {
     this.clientInfo = init.clientInfo
     this.clientCapabilities = init.clientCapabilities
     this.protocolVersion = init.protocolVersion
+    this.traceContext = init.traceContext
   }
 
   get taskId(): string | undefined {

@@ -4,6 +4,7 @@
 // registered, so a mistake fails at start-up with a message naming it; only compiling a tool's
 // schemas waits for its first call (the runtime's), so start-up does not grow with every schema.
 
+import type { HandlerContext } from '../context.js'
 import {
   checkHint,
   checkName,
@@ -21,6 +22,7 @@ import type {
   CachedList,
   CacheHint,
   ListName,
+  ListView,
   PromptDefinition,
   RegistryEvent,
   ResourceDefinition,
@@ -66,6 +68,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
   let batched: Set<ListName> | undefined
   let missingTool: ((name: string, signal: AbortSignal) => Promise<void>) | undefined
+  let view: ((context: HandlerContext) => ListView | undefined) | undefined
   const changed = (list: ListName): true => {
     if (batched !== undefined) batched.add(list)
     else emit({ type: 'list_changed', list })
@@ -253,6 +256,15 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     setCacheHint(list, hint) {
       setHint(list, hint)
       return registry
+    },
+    restrictLists(restriction) {
+      view = restriction
+      return () => {
+        if (view === restriction) view = undefined
+      }
+    },
+    listView(context) {
+      return view?.(context)
     },
   }
   Object.defineProperty(registry, registryBrand, { value: true })

@@ -117,6 +117,12 @@ export interface CacheHint {
 /** The lists whose results carry cache hints. */
 export type CachedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
 
+/**
+ * Which entries of a list one caller sees: `key` is a tool's or prompt's name, a resource's URI
+ * or a template's URI template (ToolRegistry.restrictLists).
+ */
+export type ListView = (list: CachedList, key: string) => boolean
+
 /** Who a server says it is, at `initialize` (2025) and `server/discover` (2026). */
 export interface ServerInfoOptions {
   /** `serverInfo.name` (default `mcp-kit`). */
@@ -223,4 +229,14 @@ export interface ToolRegistry {
   cacheHint(list: CachedList): CacheHint
   /** Changes the cache hint of a list's results (a gateway passes on its upstream's). */
   setCacheHint(list: CachedList, hint: Partial<CacheHint>): ToolRegistry
+  /**
+   * Lets lists depend on who asks, as a gateway's policy hides what it denies a caller: `view`
+   * gets each list request's context and returns what that caller sees (undefined: everything).
+   * Lists are then private to their caller (2026-07-28 `cacheScope: private`). Hiding is not
+   * refusing: the entries' handlers still decide whether a call may run. One view per registry;
+   * the returned function removes it.
+   */
+  restrictLists(view: (context: HandlerContext) => ListView | undefined): () => void
+  /** What the caller of `context` sees of the lists (restrictLists), or undefined: everything. */
+  listView(context: HandlerContext): ListView | undefined
 }

@@ -22,6 +22,7 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from '../protocol/rpc.js'
+import { traceContextOf } from '../protocol/trace-context.js'
 import { type Era, isLegacyVersion, legacyVersions } from '../protocol/versions.js'
 import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
@@ -248,6 +249,7 @@ export class LegacySession {
       clientInfo: this.clientInfo,
       clientCapabilities: this.clientCapabilities,
       protocolVersion: this.protocolVersion,
+      traceContext: traceContextOf(meta, headerOf(extra.requestInfo?.headers)),
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
       notify: (notification, notificationParams) =>
         this.#channel.send(
@@ -294,5 +296,16 @@ export class LegacySession {
     }
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions
     return result
+  }
+}
+
+/** A header of the HTTP request that carried a message, by lower-case name (none over stdio). */
+function headerOf(
+  headers: Record<string, string | string[] | undefined> | undefined,
+): ((name: string) => string | undefined) | undefined {
+  if (headers === undefined) return undefined
+  return (name) => {
+    const value = headers[name]
+    return Array.isArray(value) ? value[0] : value
   }
 }

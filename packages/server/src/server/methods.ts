@@ -11,6 +11,7 @@ import {
   optionalCursor,
   requiredString,
 } from '../protocol/params.js'
+import type { CachedList } from '../registry/registry.js'
 import type { Runtime, RuntimeInternals } from '../runtime/runtime.js'
 import { type ListKind, listPage } from './list-pages.js'
 
@@ -34,8 +35,22 @@ function paged<T extends object>(
 
 /** The methods of both eras, by name. */
 export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Map<string, MethodHandler> {
+  /** A list as the caller sees it (the registry's list view); the cached list itself when unrestricted. */
+  const seen = <T extends Record<string, unknown>>(
+    items: T[],
+    list: CachedList,
+    key: string,
+    context: HandlerContext,
+  ): T[] => {
+    const view = runtime.registry.listView(context)
+    return view === undefined ? items : items.filter((item) => view(list, item[key] as string))
+  }
   return new Map<string, MethodHandler>([
-    ['tools/list', (params) => paged('tools', runtime.listTools(), (tool) => tool.name, params)],
+    [
+      'tools/list',
+      (params, context) =>
+        paged('tools', seen(runtime.listTools(), 'tools', 'name', context), (tool) => tool.name, params),
+    ],
     [
       'tools/call',
       (params, context) => {
@@ -45,14 +60,20 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
     ],
     [
       'resources/list',
-      (params) => paged('resources', runtime.listResources(), (resource) => resource.uri, params),
+      (params, context) =>
+        paged(
+          'resources',
+          seen(runtime.listResources(), 'resources', 'uri', context),
+          (resource) => resource.uri,
+          params,
+        ),
     ],
     [
       'resources/templates/list',
-      (params) =>
+      (params, context) =>
         paged(
           'resourceTemplates',
-          runtime.listResourceTemplates(),
+          seen(runtime.listResourceTemplates(), 'resourceTemplates', 'uriTemplate', context),
           (template) => template.uriTemplate,
           params,
         ),
@@ -62,7 +83,16 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
       (params, context) =>
         internals.readResource(requiredString(params, 'uri'), context) as Promise<Record<string, unknown>>,
     ],
-    ['prompts/list', (params) => paged('prompts', runtime.listPrompts(), (prompt) => prompt.name, params)],
+    [
+      'prompts/list',
+      (params, context) =>
+        paged(
+          'prompts',
+          seen(runtime.listPrompts(), 'prompts', 'name', context),
+          (prompt) => prompt.name,
+          params,
+        ),
+    ],
     [
       'prompts/get',
       (params, context) => {

@@ -33,6 +33,7 @@ import {
   type RpcResponse,
 } from '../protocol/rpc.js'
 import { checkStandardHeaders, headerMismatch } from '../protocol/standard-headers.js'
+import { traceContextOf } from '../protocol/trace-context.js'
 import { isModernVersion, metaKeys, modernVersions } from '../protocol/versions.js'
 import type { ToolRegistry } from '../registry/registry.js'
 import { callAsTask, planToolCall } from '../tasks/call.js'
@@ -231,6 +232,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
       clientInfo: admitted.clientInfo,
       clientCapabilities: capabilities,
       protocolVersion: admitted.version,
+      traceContext: traceContextOf(meta, io.header),
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
       notify: (notification, notificationParams) =>
         io.notify({ jsonrpc: '2.0', method: notification, params: notificationParams }),
@@ -253,9 +255,15 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
         if ('created' in outcome) return { result: { ...outcome.created, _meta: serverMeta }, status: 200 }
         return { result: complete(outcome.result), status: 200 }
       }
-      const result = await method(params, new RequestContext(init))
+      const context = new RequestContext(init)
+      const result = await method(params, context)
       const list = listMethods[request.method]
-      if (list !== undefined) return { result: complete(result, registry.cacheHint(list)), status: 200 }
+      if (list !== undefined) {
+        const hint = registry.cacheHint(list)
+        // A list that depends on who asks may be kept by that caller only.
+        const scoped = registry.listView(context) === undefined ? hint : { ...hint, scope: 'private' }
+        return { result: complete(result, scoped), status: 200 }
+      }
       if (request.method === 'resources/read') {
         return { result: complete(result, readHint(String(params.uri))), status: 200 }
       }

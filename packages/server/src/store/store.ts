@@ -6,6 +6,9 @@
 // TaskStore.
 
 import { memoryTaskStore, type TaskStore } from '../tasks/store.js'
+import { memoryBuckets, type TokenBucket, type TokensTaken } from './token-bucket.js'
+
+export type { TokenBucket, TokensTaken }
 
 /** One entry of an event log: a message's text, and whether it ends its stream. */
 export interface EventEntry {
@@ -77,6 +80,12 @@ export interface Store {
   publish(channel: string, message: string): Promise<void>
   /** Receives a channel's messages until the returned function is called. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>
+  /**
+   * Takes `cost` tokens (default 1) from the token bucket `key`, atomically for every instance
+   * sharing the store: rate limits that hold across instances. A missing bucket starts full.
+   * Optional: a store without it keeps limits per instance.
+   */
+  takeTokens?(key: string, bucket: TokenBucket, cost?: number): Promise<TokensTaken>
   /** False while the store cannot be reached (readiness: /healthz answers 503). */
   ready(): boolean
   /**
@@ -95,6 +104,7 @@ export function memoryStore(): Store {
   const channels = new Map<string, Set<(message: string) => void>>()
   const logs = new Map<string, { entries: StoredEvent[]; expires: number; last: string }>()
   let tasks: TaskStore | undefined
+  const take = memoryBuckets()
   const publish = (channel: string, message: string) => {
     for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener(message))
   }
@@ -177,6 +187,9 @@ export function memoryStore(): Store {
       return async () => {
         listeners.delete(listener)
       }
+    },
+    async takeTokens(key, bucket, cost = 1) {
+      return take(key, bucket, cost)
     },
     ready: () => true,
     onReconnect: () => () => {},

@@ -127,6 +127,33 @@ describe('the in-memory store', () => {
   })
 })
 
+describe('token buckets (Store.takeTokens)', () => {
+  test('in memory: a full bucket gives its capacity, then refuses with when to retry', async () => {
+    const store = memoryStore()
+    const bucket = { capacity: 3, refillPerSecond: 1 / 60 }
+    const taken = []
+    for (let index = 0; index < 4; index++) taken.push(await store.takeTokens?.('b', bucket))
+    expect(taken.map((take) => take?.taken)).toEqual([true, true, true, false])
+    expect(taken[3]?.retryAfterMs).toBeGreaterThan(50_000)
+    expect((await store.takeTokens?.('other', bucket))?.taken).toBe(true)
+  })
+
+  test.skipIf(redis === undefined)('on Redis: two instances take from one bucket', async () => {
+    const prefix = `mcp-kit-test:${randomUUID()}:`
+    const [first, second] = [await openStore(redisUrl, prefix), await openStore(redisUrl, prefix)]
+    const bucket = { capacity: 10, refillPerSecond: 10 / 60 }
+    const taken = []
+    for (let index = 0; index < 6; index++) {
+      taken.push(await first?.takeTokens?.('limit:x', bucket))
+      taken.push(await second?.takeTokens?.('limit:x', bucket))
+    }
+    expect(taken.filter((take) => take?.taken)).toHaveLength(10)
+    expect(taken.slice(10).map((take) => take?.taken)).toEqual([false, false])
+    expect(taken[11]?.retryAfterMs).toBeGreaterThan(1000)
+    expect(taken[11]?.retryAfterMs).toBeLessThanOrEqual(6000)
+  })
+})
+
 describe.skipIf(redis === undefined)('instances on one Redis', () => {
   test('a retry signed by one instance is accepted by another; calls are served by both', async () => {
     const prefix = `mcp-kit-test:${randomUUID()}:`

@@ -239,6 +239,43 @@ export function builder(yargs: Argv) {
       type: 'boolean',
       describe: 'Write argument names but not values to the trace',
     })
+    .option('policy', {
+      type: 'string',
+      describe:
+        "The gateway's controls in a file of their own (JSON or JSONC): named tokens, policy rules, rate limits, admin; else the 'gateway' object of --config",
+    })
+    .option('watch', {
+      type: 'boolean',
+      describe:
+        'Reload --config and --policy when they change (SIGHUP always reloads); a bad file is refused and the running config kept',
+    })
+    .option('audit', {
+      type: 'string',
+      describe: "Write one NDJSON audit record per gateway call to this file ('-': stdout), rotated by size",
+    })
+    .option('audit-arguments', {
+      type: 'boolean',
+      describe: 'Put the arguments in audit records (secrets redacted)',
+    })
+    .option('audit-results', {
+      type: 'boolean',
+      describe: 'Put the results in audit records (secrets redacted)',
+    })
+    .option('audit-max-size', {
+      type: 'string',
+      describe: 'Rotate the audit file past this size, e.g. 100MiB (default 100MiB; 0: never)',
+    })
+    .option('audit-keep', { type: 'number', describe: 'Rotated audit files kept (default 5)' })
+    .option('metrics', {
+      type: 'boolean',
+      describe:
+        'Serve Prometheus metrics at /metrics (per upstream and tool: calls, errors, latency, in flight, up/down, refusals)',
+    })
+    .option('otlp', {
+      type: 'string',
+      describe:
+        "Send OpenTelemetry traces and metrics over OTLP/HTTP to this URL (or set OTEL_EXPORTER_OTLP_ENDPOINT); the caller's traceparent is joined and passed on to upstreams",
+    })
     .conflicts('stdio', 'port')
     .conflicts('token', 'auth-issuer')
     .conflicts('token', 'token-file')
@@ -260,6 +297,10 @@ export function builder(yargs: Argv) {
     .example(
       '$0 serve @github --openapi pets=./petstore.yaml --openapi-base https://pets.example.com --port 3000',
       'beside other servers: tools github__… and pets__…',
+    )
+    .example(
+      '$0 serve --config gateway.jsonc --port 3000 --watch --metrics --audit audit.ndjson',
+      'a gateway for a team: its controls in the config, reloaded on change, metrics and audit on',
     )
     .example(
       '$0 serve --stdio --config ~/.config/Claude/claude_desktop_config.json',

@@ -5,10 +5,13 @@
 import { createWriteStream } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Gateway } from '@mcp-kit/gateway'
-import type { RuntimeOptions, ToolRegistry } from '@mcp-kit/server'
+import type { RunningHttpServer, RuntimeOptions, Store, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 import { addApis, loadApisFor, servedAlone } from './openapi.js'
+import { gatewayHttpOptions } from './operate/http-surface.js'
+import { reloadOnChange } from './operate/reload.js'
 import {
   httpOnlyFlags,
   httpOptions,
@@ -17,7 +20,7 @@ import {
   taskOptions,
 } from './serve-options.js'
 import { openStore, requestStateKey } from './store-options.js'
-import { splitTargets, startGateway } from './upstreams.js'
+import { type StartedGateway, splitTargets, startGateway } from './upstreams.js'
 
 export type { ServeArguments } from './serve-options.js'
 
@@ -89,19 +92,29 @@ async function serveHttp(
   io: Io,
   graceMs: number,
   runtimeOptions: RuntimeOptions,
-  gateway: Gateway | undefined,
+  started: StartedGateway | undefined,
+  store: Store | undefined,
 ): Promise<number> {
   const options = httpOptions(args, io, runtimeOptions)
-  if (gateway !== undefined) options.health = () => ({ upstreams: gateway.health() })
+  const gateway = started?.gateway
+  if (started !== undefined) {
+    const gatewayOnly = started.gateway
+    options.health = () => ({ upstreams: gatewayOnly.health() })
+    const named = (started.live.current?.tokens.length ?? 0) > 0
+    if (named && (options.token !== undefined || options.auth !== undefined))
+      throw new CliError(
+        'usage',
+        'the tokens of the gateway controls replace --token (and cannot go with --auth-issuer): use one',
+      )
+    const credentials = named || options.token !== undefined || options.auth !== undefined
+    Object.assign(options, await gatewayHttpOptions(gatewayOnly, started.live, credentials))
+  }
   const stateKey = requestStateKey(args, io)
   if (stateKey !== undefined) options.stateKey = stateKey
-  const store = await openStore(args, io)
   if (store !== undefined) options.store = store
-  try {
-    return await listenAndServe(registry, args, io, graceMs, options, gateway)
-  } finally {
-    await store?.close()
-  }
+  return await listenAndServe(registry, args, io, graceMs, options, gateway, (running) => {
+    if (started !== undefined) started.sessions.read = () => running.handler.stats().sessions
+  })
 }
 
 async function listenAndServe(
@@ -111,6 +124,7 @@ async function listenAndServe(
   graceMs: number,
   options: ReturnType<typeof httpOptions>,
   gateway: Gateway | undefined,
+  onListening: (running: RunningHttpServer) => void = () => {},
 ): Promise<number> {
   const { startHttpServer } = await import('@mcp-kit/server')
   let running: Awaited<ReturnType<typeof startHttpServer>>
@@ -136,16 +150,19 @@ async function listenAndServe(
       },
     )
   }
+  onListening(running)
   const notes = [
     options.stateless ? 'stateless' : undefined,
     options.token === undefined ? undefined : 'bearer token required',
+    options.verifyToken === undefined ? undefined : 'named tokens required',
     options.auth === undefined ? undefined : `OAuth tokens from ${options.auth.issuer} required`,
     options.store === undefined ? undefined : `state shared on ${options.store.kind}`,
   ].filter((note) => note !== undefined)
   io.stderr.write(
     `mcp-kit: serving ${describeServed(args, gateway)} at ${running.url}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`,
   )
-  if (!loopback.has(running.host) && options.token === undefined && options.auth === undefined) {
+  const open = options.token === undefined && options.auth === undefined && options.verifyToken === undefined
+  if (!loopback.has(running.host) && open) {
     io.stderr.write(
       `mcp-kit: warning: listening on ${running.host} without --token or --auth-issuer: anyone who can reach it can call these tools\n`,
     )
@@ -204,9 +221,15 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
       : await loadRegistry(module, io)
   args.apiNames = await addApis(registry, apis, alone, servers, io, args.authIssuer !== undefined)
   const trace = traceOptions(args, io)
-  const gateway = gatewayWanted ? await startGateway(registry, servers, args, io) : undefined
+  if (!gatewayWanted) refuseGatewayOnlyFlags(args)
+  const store = args.port === undefined ? undefined : await openStore(args, io)
+  let started: StartedGateway | undefined
+  let stopReloading = () => {}
   try {
-    if (args.port !== undefined) return await serveHttp(registry, args, io, graceMs, trace.options, gateway)
+    started = gatewayWanted ? await startGateway(registry, servers, args, io, store) : undefined
+    if (started !== undefined) stopReloading = reloadFor(started, args, io)
+    if (args.port !== undefined)
+      return await serveHttp(registry, args, io, graceMs, trace.options, started, store)
     if (args.stdio !== true && (io.stdin as { isTTY?: boolean }).isTTY === true) {
       io.stderr.write(
         'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
@@ -224,7 +247,50 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
     })
     return 0
   } finally {
-    await gateway?.close()
+    stopReloading()
+    await started?.gateway.close()
     await trace.close()
+    await store?.close()
   }
+}
+
+/** SIGHUP (and with --watch, file changes) reloads the gateway's config; a bad one is refused. */
+function reloadFor(started: StartedGateway, args: ServeArguments, io: Io): () => void {
+  const files = [args.config, args.policy]
+    .filter((file): file is string => file !== undefined)
+    .map((file) => resolve(io.cwd, file))
+  if (args.watch === true && files.length === 0)
+    throw new CliError('usage', '--watch reloads --config or --policy: give one')
+  return reloadOnChange({
+    files,
+    watch: args.watch === true,
+    signal: io.signal,
+    async reload(reason) {
+      try {
+        const changes = await started.reload()
+        const said = (['added', 'removed', 'changed'] as const)
+          .filter((kind) => changes[kind].length > 0)
+          .map((kind) => `${kind} ${changes[kind].map(sanitizeLine).join(', ')}`)
+        io.stderr.write(`mcp-kit: reloaded (${reason})${said.length > 0 ? `: ${said.join('; ')}` : ''}\n`)
+      } catch (error) {
+        io.stderr.write(
+          `mcp-kit: reload refused (${reason}): ${sanitizeLine((error as Error).message ?? String(error))}; the running config stays\n`,
+        )
+      }
+    },
+  })
+}
+
+/** Flags that only make sense for a gateway. */
+function refuseGatewayOnlyFlags(args: ServeArguments): void {
+  const flags: Array<[keyof ServeArguments, string]> = [
+    ['policy', '--policy'],
+    ['watch', '--watch'],
+    ['audit', '--audit'],
+    ['metrics', '--metrics'],
+    ['otlp', '--otlp'],
+  ]
+  const stray = flags.find(([key]) => args[key] !== undefined && args[key] !== false)
+  if (stray !== undefined)
+    throw new CliError('usage', `${stray[1]} applies to a gateway: name upstream servers, or --config`)
 }

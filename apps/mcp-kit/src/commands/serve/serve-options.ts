@@ -71,6 +71,17 @@ export interface ServeArguments {
   shutdownGrace?: number
   trace?: string
   'trace-redact-args'?: boolean
+  /** The operator's controls (tokens, policy, limits, admin) in a file of their own. */
+  policy?: string
+  /** Reload --config and --policy when they change (SIGHUP reloads too). */
+  watch?: boolean
+  audit?: string
+  auditArguments?: boolean
+  auditResults?: boolean
+  auditMaxSize?: string
+  auditKeep?: number
+  metrics?: boolean
+  otlp?: string
 }
 
 export const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
@@ -96,6 +107,7 @@ export const httpOnlyFlags: Array<[keyof ServeArguments, string]> = [
   ['storePrefix', '--store-prefix'],
   ['storeCa', '--store-ca'],
   ['requestStateKeyFile', '--request-state-key-file'],
+  ['metrics', '--metrics'],
 ]
 
 export function positiveNumber(value: number | undefined, flag: string): number | undefined {

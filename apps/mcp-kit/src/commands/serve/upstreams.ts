@@ -5,13 +5,24 @@
 // (its stored schemas) and OAuth client; its name is the namespace. HTTP upstreams use the logins
 // of `mcp-kit auth login` (the user's credentials file).
 
-import type { ConfigReference, ConfigResult, Gateway, GatewayEvent, UpstreamOptions } from '@mcp-kit/gateway'
-import type { ToolRegistry } from '@mcp-kit/server'
+import type {
+  ConfigReference,
+  ConfigResult,
+  Gateway,
+  GatewayEvent,
+  GatewayOptions,
+  UpstreamChanges,
+  UpstreamOptions,
+} from '@mcp-kit/gateway'
+import type { Store, ToolRegistry } from '@mcp-kit/server'
 import { CliError } from '../../cli/errors.js'
 import type { Io } from '../../cli/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { RegistryArguments } from '../../registry/registry-flags.js'
 import { resolveForCli } from '../../session/reference.js'
+import { controlOptions, readOperatorControls } from './operate/controls.js'
+import type { LiveControls } from './operate/http-surface.js'
+import { observerOptions } from './operate/observers.js'
 import type { ServeArguments } from './serve-options.js'
 
 type GatewayArguments = ServeArguments & RegistryArguments
@@ -145,17 +156,15 @@ function seconds(value: number | undefined, flag: string): number | undefined {
   return value * 1000
 }
 
-/**
- * Builds and starts the gateway over `registry` (the module's, or an empty one). Upstreams that
- * cannot start are reported and retried; a name collision is a usage error (exit 2).
- */
-export async function startGateway(
-  registry: ToolRegistry,
+/** The upstreams of `--config` and the server targets, and the config file as read. */
+async function collectUpstreams(
   servers: readonly string[],
   args: GatewayArguments,
   io: Io,
-): Promise<Gateway> {
+  loginReferences: Map<string, string>,
+): Promise<{ upstreams: UpstreamOptions[]; config: ConfigResult | undefined }> {
   const upstreams: UpstreamOptions[] = []
+  let config: ConfigResult | undefined
   if (args.config !== undefined) {
     const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
     let config: ConfigResult
@@ -173,7 +182,6 @@ export async function startGateway(
     for (const entry of config.references)
       upstreams.splice(entry.index, 0, await referencedUpstream(entry, args, io))
   }
-  const loginReferences = new Map<string, string>()
   for (const target of servers) upstreams.push(await upstreamOf(target, args, io, loginReferences))
   const taken = new Set<string>()
   for (const upstream of upstreams) {
@@ -185,35 +193,93 @@ export async function startGateway(
     }
     taken.add(upstream.name)
   }
+  return { upstreams, config }
+}
+
+/** A started gateway, the operator's controls in force, and how to read its files again. */
+export interface StartedGateway {
+  gateway: Gateway
+  live: LiveControls
+  /** Where the sessions gauge reads the HTTP server's sessions, once it serves. */
+  sessions: { read: () => number }
+  /** Reads --config and --policy again and applies them; throws (changing nothing) when they cannot be used. */
+  reload(): Promise<UpstreamChanges>
+}
+
+/**
+ * Builds and starts the gateway over `registry` (the module's, or an empty one). Upstreams that
+ * cannot start are reported and retried; a name collision is a usage error (exit 2).
+ */
+export async function startGateway(
+  registry: ToolRegistry,
+  servers: readonly string[],
+  args: ServeArguments,
+  io: Io,
+  store: Store | undefined,
+): Promise<StartedGateway> {
+  const loginReferences = new Map<string, string>()
+  const { upstreams, config } = await collectUpstreams(servers, args, io, loginReferences)
+  const live: LiveControls = { current: await readOperatorControls(args, io, config) }
+  const sessions = { read: () => 0 }
   const { createGateway, fileDiscoveryCache, defaultDiscoveryCacheDir, CollisionError } = await import(
     '@mcp-kit/gateway'
   )
   const { defaultCredentialsPath, fileCredentialStore, fileEraCache } = await import('@mcp-kit/client')
   const { defaultEraCachePath } = await import('@mcp-kit/client/internal')
-  const gateway = createGateway(
-    {
-      upstreams,
-      credentials: fileCredentialStore(defaultCredentialsPath(io.env)),
-      loginHint: (upstream) =>
-        `mcp-kit auth login ${loginReferences.get(upstream.name) ?? (upstream.server.transport === 'http' ? `mcp+${upstream.server.url}` : upstream.name)}`,
-      eager: args.eager === true,
-      idleStopMs: seconds(args.idleStop, '--idle-stop'),
-      cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
-      connect: { cwd: io.cwd, parentEnv: io.env, eraCache: fileEraCache(defaultEraCachePath(io.env)) },
-      onEvent: (event) => {
-        const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
-        if (quiet && args.verbose !== true) return
-        const line = describeEvent(event)
-        if (line !== undefined) io.stderr.write(`mcp-kit: ${line}\n`)
-      },
+  const options: GatewayOptions = {
+    upstreams,
+    credentials: fileCredentialStore(defaultCredentialsPath(io.env)),
+    loginHint: (upstream) =>
+      `mcp-kit auth login ${loginReferences.get(upstream.name) ?? (upstream.server.transport === 'http' ? `mcp+${upstream.server.url}` : upstream.name)}`,
+    eager: args.eager === true,
+    idleStopMs: seconds(args.idleStop, '--idle-stop'),
+    cache: fileDiscoveryCache(defaultDiscoveryCacheDir(io.env)),
+    connect: { cwd: io.cwd, parentEnv: io.env, eraCache: fileEraCache(defaultEraCachePath(io.env)) },
+    onEvent: (event) => {
+      const quiet = event.type === 'log' || event.type === 'refreshed' || event.type === 'started'
+      if (quiet && args.verbose !== true) return
+      const line = describeEvent(event)
+      if (line !== undefined) io.stderr.write(`mcp-kit: ${line}\n`)
     },
-    registry,
-  )
+    store,
+    ...controlOptions(live.current),
+    ...observerOptions(args, io, () => sessions.read()),
+  }
+  const gateway = createGateway(options, registry)
   try {
     await gateway.start()
   } catch (error) {
     if (error instanceof CollisionError) throw new CliError('usage', error.message)
+    // --otlp without the OpenTelemetry packages (optional: they are not installed with mcp-kit).
+    if (/needs the optional/.test((error as Error)?.message ?? ''))
+      throw new CliError(
+        'usage',
+        (error as Error).message.replace('beside @mcp-kit/gateway', 'beside mcp-kit'),
+      )
     throw error
   }
-  return gateway
+  return {
+    gateway,
+    live,
+    sessions,
+    async reload() {
+      const next = await collectUpstreams(servers, args, io, loginReferences)
+      const controls = await readOperatorControls(args, io, next.config)
+      // The endpoint's kind of credentials is chosen at start: a reload changes which named
+      // tokens there are, not whether there are any (that would open or close the endpoint).
+      const named = (controls?.tokens.length ?? 0) > 0
+      if (named !== (live.current?.tokens.length ?? 0) > 0)
+        throw new CliError(
+          'usage',
+          `a reload cannot turn named tokens ${named ? 'on' : 'off'}: restart the gateway for that`,
+        )
+      const changes = await gateway.reconfigure({
+        ...options,
+        upstreams: next.upstreams,
+        ...controlOptions(controls),
+      })
+      live.current = controls
+      return changes
+    },
+  }
 }

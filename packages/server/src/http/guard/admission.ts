@@ -37,7 +37,11 @@ export type Admit = (
 export interface AdmissionOptions extends GuardOptions {
   /** Verify OAuth access tokens instead of one shared token (it may still be starting up). */
   oauth?: Promise<OAuthResource>
+  /** Named bearer tokens: who a token is, or undefined for an unknown one (replaces `token`). */
+  verifyToken?: ((token: string) => AuthInfo | undefined) | undefined
 }
+
+const bearerPattern = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
 export const allowedMethods = 'GET, POST, DELETE, OPTIONS'
 
@@ -122,7 +126,14 @@ export function createAdmission(options: AdmissionOptions): Admit {
     }
     const oauth = options.oauth
     if (oauth !== undefined) return admitOAuth(oauth, request, response, headers)
-    const verdict = guard.checkToken(headerValue(requestHeaders.authorization))
+    const verifyToken = options.verifyToken
+    let authInfo = tokenAuthInfo
+    let verdict = 'ok'
+    if (verifyToken !== undefined) {
+      const presented = bearerPattern.exec(headerValue(requestHeaders.authorization) ?? '')?.[1]
+      authInfo = presented === undefined ? undefined : verifyToken(presented)
+      verdict = presented === undefined ? 'missing' : authInfo === undefined ? 'invalid' : 'ok'
+    } else verdict = guard.checkToken(headerValue(requestHeaders.authorization))
     if (verdict !== 'ok') {
       const challenge =
         verdict === 'invalid' ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"'
@@ -136,7 +147,9 @@ export function createAdmission(options: AdmissionOptions): Admit {
       )
       return undefined
     }
-    return { headers, authInfo: tokenAuthInfo, clientIdentity: undefined }
+    // A named token tells its holder apart from the others'; the one shared token tells nobody apart.
+    const clientIdentity = verifyToken === undefined ? undefined : principalOf(authInfo)
+    return { headers, authInfo, clientIdentity }
   }
 }
 

@@ -11,6 +11,7 @@
 import { createCluster, defineScript } from '@redis/client'
 import type { TaskStore } from '../../tasks/store.js'
 import type { Store, StoredEvent } from '../store.js'
+import { takeArguments, takeOf, takeTokensScript } from '../token-bucket.js'
 import { watchFailovers } from './cluster-failover.js'
 import { replicaWaits } from './cluster-wait.js'
 import { appendArguments, appendEventScript, closeTimeoutMs, evictionWarning, withTimeout } from './common.js'
@@ -54,7 +55,11 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
         reconnectStrategy: (retries: number) => (connectedOnce ? Math.min(50 * 2 ** retries, 500) : false),
       },
     },
-    scripts: { writeTask: defineScript(taskScripts.writeTask), appendEvent: defineScript(appendEventScript) },
+    scripts: {
+      writeTask: defineScript(taskScripts.writeTask),
+      appendEvent: defineScript(appendEventScript),
+      takeTokens: defineScript(takeTokensScript),
+    },
     // A master that stops answering: read the topology again soon (its replica takes over).
     topologyRefreshOnReconnectionAttemptStrategy: 250,
   })
@@ -184,6 +189,10 @@ export async function redisClusterStore(options: RedisStoreOptions): Promise<Sto
         // A shard away would hold the command until it is back: nobody waits for that long.
         await withTimeout(cluster.sUnsubscribe(prefix + channel, listener), 1000, where).catch(() => {})
       }
+    },
+    async takeTokens(key, bucket, cost = 1) {
+      // A limit's count may be lost in a failover: nothing waits for a replica.
+      return takeOf(await retry(() => cluster.takeTokens(prefix + key, takeArguments(bucket, cost))))
     },
     ready: () => failover.ready(),
     onReconnect: (listener) => failover.onBack(listener),

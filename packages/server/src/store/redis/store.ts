@@ -8,6 +8,7 @@
 import { ServerError } from '../../errors.js'
 import type { TaskStore } from '../../tasks/store.js'
 import type { Store, StoredEvent } from '../store.js'
+import { takeArguments, takeOf, takeTokensScript } from '../token-bucket.js'
 import { appendArguments, appendEventScript, closeTimeoutMs, evictionWarning, withTimeout } from './common.js'
 import { storeConnectError } from './connect-errors.js'
 import type { RedisStoreOptions } from './options.js'
@@ -51,6 +52,7 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
   const scripts = {
     writeTask: defineScript(taskScripts.writeTask),
     appendEvent: defineScript(appendEventScript),
+    takeTokens: defineScript(takeTokensScript),
   }
   const prefix = options.prefix ?? 'mcp-kit:'
   const timeoutMs = options.connectTimeoutMs ?? 5000
@@ -155,6 +157,9 @@ export async function redisStore(options: RedisStoreOptions): Promise<Store> {
         const done = subscriber.unsubscribe(prefix + channel, listener).catch(() => {})
         if (subscriber.isReady) await done
       }
+    },
+    async takeTokens(key, bucket, cost = 1) {
+      return takeOf(await commands.takeTokens(prefix + key, takeArguments(bucket, cost)))
     },
     ready: () => commands.isReady && subscriber.isReady,
     onReconnect(listener) {
