@@ -167,7 +167,6 @@ async function collectUpstreams(
   let config: ConfigResult | undefined
   if (args.config !== undefined) {
     const { readGatewayConfig, ConfigError } = await import('@mcp-kit/gateway')
-    let config: ConfigResult
     try {
       config = readGatewayConfig(args.config, { cwd: io.cwd, env: io.env })
       upstreams.push(...config.upstreams)
