@@ -10,16 +10,18 @@ import { join } from 'node:path'
 import { type RegistryFixture, startRegistry } from '@mcp-kit/fixtures/registry-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCli, runCliAtHome, startServe, stopStarted } from './helpers.js'
+import { warmNpxCache } from './npx-cache.js'
 
 let registry: RegistryFixture
 let home: string
 let cwd: string
 
 beforeAll(async () => {
+  await warmNpxCache()
   registry = await startRegistry()
   home = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-gateway-home-'))
   cwd = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-gateway-cwd-'))
-})
+}, 300_000)
 
 afterAll(async () => {
   await stopStarted()

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { type RegistryFixture, startRegistry } from '@mcp-kit/fixtures/registry-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCliAtHome } from './helpers.js'
+import { warmNpxCache } from './npx-cache.js'
 
 let registry: RegistryFixture
 let home: string
@@ -41,11 +42,12 @@ function notes(version: string, identifier: string) {
 }
 
 beforeAll(async () => {
+  await warmNpxCache()
   registry = await startRegistry()
   registry.add(notes('1.0.0', '@modelcontextprotocol/server-memory'))
   home = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-update-home-'))
   cwd = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-update-cwd-'))
-})
+}, 300_000)
 
 afterAll(async () => {
   await registry.close()

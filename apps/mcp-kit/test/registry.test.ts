@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { type RegistryFixture, startRegistry } from '@mcp-kit/fixtures/registry-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCliAtHome, startServe, stopStarted } from './helpers.js'
+import { warmNpxCache } from './npx-cache.js'
 
 const fixtures = fileURLToPath(new URL('../../../tooling/fixtures/registry/', import.meta.url))
 const official = 'io.modelcontextprotocol.registry/official'
@@ -20,10 +21,11 @@ let home: string
 let cwd: string
 
 beforeAll(async () => {
+  await warmNpxCache()
   registry = await startRegistry()
   home = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-home-'))
   cwd = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-cwd-'))
-})
+}, 300_000)
 
 afterAll(async () => {
   await stopStarted()

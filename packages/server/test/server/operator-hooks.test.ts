@@ -3,10 +3,10 @@
 // asks, and the W3C trace context of each request in the handler's context, from `_meta` or the
 // HTTP headers.
 
-import type { TraceContext } from '@mcp-kit/server'
 import { afterEach, expect, test } from 'vitest'
 import type { AuthInfo } from '../../src/context.js'
 import { startHttpServer } from '../../src/http/server.js'
+import type { TraceContext } from '../../src/index.js'
 import { createToolRegistry } from '../../src/registry/registry.js'
 import { initializeBody, parseEvents, post } from '../helpers/http.js'
 

@@ -366,16 +366,17 @@ async function measureCall(context, options, log, api, baseUrl, body, structured
 export async function measureOpenApiLarge(context, options, log) {
   const rows = []
   for (const api of apis) {
-    const tools = openApiTools(await loadOpenApi(api.path))
+    // The document's full output schema gives an answer it takes; serve declares none by default
+    // (--openapi-output-schemas none), so an object answer is the structuredContent as it is.
+    const tools = openApiTools(await loadOpenApi(api.path), { outputSchemas: 'full' })
     const tool = tools.find((candidate) => candidate.name === api.tool)
     if (tool === undefined) throw new Error(`${api.name} has no tool ${api.tool}`)
-    // An answer the output schema takes, and the structuredContent it makes: the answer itself,
-    // or { result } when the schema is not an object's.
+    // An answer the output schema takes (inside { result } when the schema is not an object's).
     const schema = tool.definition.outputSchema ?? {}
     const wrapped =
       Object.keys(schema.properties ?? {}).join() === 'result' && schema.required?.join() === 'result'
     const body = api.answer ?? exampleOf(wrapped ? schema.properties.result : schema)
-    const structured = wrapped ? { result: body } : body
+    const structured = body
     const stand = await startJsonApi(context, body)
     try {
       rows.push(...(await measureLists(context, options, log, api, stand.url)))
