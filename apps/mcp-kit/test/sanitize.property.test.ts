@@ -79,7 +79,7 @@ describe('sanitizeText and sanitizeLine, over random strings', () => {
 it('the rule is one file, the same in the gateway', () => {
   const here = readFileSync(new URL('../src/output/unsafe-characters.ts', import.meta.url), 'utf8')
   const gateway = readFileSync(
-    new URL('../../../packages/gateway/src/unsafe-characters.ts', import.meta.url),
+    new URL('../../../packages/gateway/src/upstream/unsafe-characters.ts', import.meta.url),
     'utf8',
   )
   expect(here).toBe(gateway)

@@ -7,17 +7,17 @@
 // upstreams, policy and limits without touching the upstreams that stay.
 
 import { createToolRegistry, type ToolRegistry } from '@mcp-kit/server'
-import { Catalog } from './catalog.js'
+import { Catalog } from './catalog/catalog.js'
+import { firstListingWaiter } from './catalog/first-listing.js'
 import type { CallControls, ControlsHolder } from './controls/call-controls.js'
 import { effective, openObservers, policyListView, reloadableControls } from './controls/gateway-controls.js'
-import { firstListingWaiter } from './first-listing.js'
 import { memoryBuckets } from './limits/limiter.js'
 import type { CallFigures } from './telemetry/call-figures.js'
 import { upState } from './telemetry/prometheus.js'
 import type { Discovery, GatewayEvent, GatewayOptions, UpstreamOptions } from './types.js'
-import { cacheKey, Upstream } from './upstream.js'
-import { withUpstreamAuth } from './upstream-auth.js'
-import { type UpstreamChanges, upstreamChanges } from './upstream-changes.js'
+import { cacheKey, Upstream } from './upstream/upstream.js'
+import { withUpstreamAuth } from './upstream/upstream-auth.js'
+import { type UpstreamChanges, upstreamChanges } from './upstream/upstream-changes.js'
 
 export interface UpstreamHealth {
   state: string

@@ -1,15 +1,14 @@
 // @mcp-kit/gateway — public API: many MCP servers behind one endpoint.
 
 export type { AuditLogOptions, AuditRecord } from './audit/audit-log.js'
-export { CollisionError } from './catalog.js'
-export type { ConfigResult } from './config.js'
-export { ConfigError, readControlsFile, readGatewayConfig } from './config.js'
-export type { ConfigApi } from './config-apis.js'
-export type { ConfigReference } from './config-references.js'
+export { CollisionError } from './catalog/catalog.js'
+export type { ConfigResult } from './config/config.js'
+export { ConfigError, readControlsFile, readGatewayConfig } from './config/config.js'
+export type { ConfigApi } from './config/config-apis.js'
+export type { ConfigReference } from './config/config-references.js'
 export { rateLimitedCode } from './controls/call-controls.js'
 export type { ControlsSpec, NamedToken } from './controls/controls-types.js'
 export { tokenVerifier } from './controls/gateway-controls.js'
-export { defaultDiscoveryCacheDir, fileDiscoveryCache } from './discovery-cache.js'
 export type { Gateway, GatewayStatus, UpstreamHealth } from './gateway.js'
 export { createGateway } from './gateway.js'
 export type { ConcurrencySpec, LimitKey, LimitSpec, RateLimitSpec } from './limits/limits-types.js'
@@ -29,4 +28,5 @@ export type {
   UpstreamOptions,
   UpstreamState,
 } from './types.js'
-export type { UpstreamChanges } from './upstream-changes.js'
+export { defaultDiscoveryCacheDir, fileDiscoveryCache } from './upstream/discovery-cache.js'
+export type { UpstreamChanges } from './upstream/upstream-changes.js'

@@ -5,7 +5,9 @@
 // [] (nothing) or a list of names and `*`/`?` globs.
 
 import { createHash } from 'node:crypto'
-import type { NameFilter } from './types.js'
+
+/** null: everything; []: nothing; else names and `*`/`?` globs. */
+export type NameFilter = readonly string[] | null
 
 /** The longest name a client is offered (what OpenAI, Claude and Cursor accept). */
 export const maximumNameLength = 64

@@ -5,11 +5,11 @@ import type { ConnectOptions, CredentialStore, Root, ServerSpec, Tool } from '@m
 import type { Store } from '@mcp-kit/server'
 import type { AuditLogOptions } from './audit/audit-log.js'
 import type { LimitSpec } from './limits/limits-types.js'
+import type { NameFilter } from './naming.js'
 import type { PolicySpec } from './policy/policy-types.js'
 import type { TracingOptions } from './telemetry/tracing.js'
 
-/** null: everything; []: nothing; else names and `*`/`?` globs. */
-export type NameFilter = readonly string[] | null
+export type { NameFilter } from './naming.js'
 
 export interface UpstreamOptions {
   /** The upstream's name: in logs, traces, /healthz and (by default) its namespace. */

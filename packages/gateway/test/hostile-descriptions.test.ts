@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { expect, test } from 'vitest'
-import { cleanDiscovery, cleanSchema } from '../src/upstream-text.js'
+import { cleanDiscovery, cleanSchema } from '../src/upstream/upstream-text.js'
 import { eventually, nodeServer, startGateway } from './helpers.js'
 
 const hostile = fileURLToPath(new URL('./fixtures/hostile-descriptions.mjs', import.meta.url))

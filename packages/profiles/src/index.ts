@@ -9,36 +9,36 @@ export { ProfileError } from './errors.js'
 
 // References: parse, print, resolve
 
-export { describeServer, formatReference } from './format-reference.js'
 export { assertValidName, isValidName } from './names.js'
-export { launchers, parseCommandReference, parseReference } from './parse-reference.js'
+export { describeServer, formatReference } from './reference/format-reference.js'
+export { launchers, parseCommandReference, parseReference } from './reference/parse-reference.js'
 export type {
   RegistryResolution,
   RegistryResolver,
   ResolvedProfile,
   ResolvedReference,
   ResolveOptions,
-} from './resolve-reference.js'
-export { resolveReference } from './resolve-reference.js'
+} from './resolve/resolve-reference.js'
+export { resolveReference } from './resolve/resolve-reference.js'
 
 // MCP Registry entries: names, and an entry (`server.json`) as a launch
 
+export { isRegistryName } from './reference/registry-reference.js'
 export type {
   RegistryInput,
   RegistryLaunch,
   RegistryLaunchOptions,
   RegistryLaunchSource,
-} from './registry-launch.js'
-export { registryLaunch } from './registry-launch.js'
-export { isRegistryName } from './registry-reference.js'
+} from './registry/registry-launch.js'
+export { registryLaunch } from './registry/registry-launch.js'
 export type * from './registry-types.js'
 
 // Profiles: search paths, loading, listing, writing
 
-export type { ClientConfig, ConfigInput, ConfigLocation, ImportedServer } from './client-config.js'
-export { clientConfigLocations, parseClientConfig } from './client-config.js'
-export type { ProfileFileSystem } from './file-system.js'
-export type { LoadOptions, ProfileSummary, StoredTool } from './load-profile.js'
+export type { ClientConfig, ConfigInput, ConfigLocation, ImportedServer } from './store/client-config.js'
+export { clientConfigLocations, parseClientConfig } from './store/client-config.js'
+export type { ProfileFileSystem } from './store/file-system.js'
+export type { LoadOptions, ProfileSummary, StoredTool } from './store/load-profile.js'
 export {
   findProfile,
   listProfiles,
@@ -47,17 +47,17 @@ export {
   loadProfileDocument,
   loadProfileTool,
   storedTools,
-} from './load-profile.js'
-export type { ProfileRoot, SearchOptions } from './search-paths.js'
-export { profileRoots, projectProfileRoot, userProfileRoot } from './search-paths.js'
-export type { SecretStoreOptions } from './secret-store.js'
-export { readSecrets, secretsPath, writeSecrets } from './secret-store.js'
-export type { SeparatedSecrets, SeparateOptions } from './secrets.js'
-export { isSecretHeader, isSecretName, looksLikeSecret, separateSecrets } from './secrets.js'
+} from './store/load-profile.js'
+export type { ProfileRoot, SearchOptions } from './store/search-paths.js'
+export { profileRoots, projectProfileRoot, userProfileRoot } from './store/search-paths.js'
+export type { SecretStoreOptions } from './store/secret-store.js'
+export { readSecrets, secretsPath, writeSecrets } from './store/secret-store.js'
+export type { SeparatedSecrets, SeparateOptions } from './store/secrets.js'
+export { isSecretHeader, isSecretName, looksLikeSecret, separateSecrets } from './store/secrets.js'
+export type { ProfileDocument, WriteOptions } from './store/write-profile.js'
+export { rewriteProfile, writeProfile } from './store/write-profile.js'
 export type { Variables } from './substitute.js'
 export { secretKeys } from './substitute.js'
-export type { ProfileDocument, WriteOptions } from './write-profile.js'
-export { rewriteProfile, writeProfile } from './write-profile.js'
 
 // Data shapes
 

@@ -3,12 +3,12 @@
 
 // Other clients' configs, as `mcp-kit profile import` and the gateway translate them
 
-export type { TranslatedServer } from './client-config.js'
-export { profileNameFor, translateConfigVariables, workspaceFolderOf } from './client-config.js'
+export type { TranslatedServer } from './store/client-config.js'
+export { profileNameFor, translateConfigVariables, workspaceFolderOf } from './store/client-config.js'
 
 // Profile files: reading, `${VAR}` substitution, launch settings, tool file names
 
-export { parseJsonFile } from './json-file.js'
-export { serverFromMeta } from './load-profile.js'
+export { parseJsonFile } from './store/json-file.js'
+export { serverFromMeta } from './store/load-profile.js'
+export { toolFileName } from './store/write-profile.js'
 export { substituteString, substituteValue } from './substitute.js'
-export { toolFileName } from './write-profile.js'

@@ -43,3 +43,9 @@ export const tagLeadSurrogate = '\\udb40'
 
 /** The tag characters as a class range of code points: for patterns with the `u` flag. */
 export const tagCodePoints = '\\u{e0000}-\\u{e007f}'
+
+/**
+ * Halves of UTF-16 surrogate pairs standing alone, as a pattern without the `u` flag: no
+ * character at all, and two of them on either side of a removed character would join into one.
+ */
+export const loneSurrogates = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]'

@@ -1,0 +1,22 @@
+// Pins the shape of src/: one flat layer of small modules (hashing, diffs, validation, coercion)
+// under index.ts and internal.ts, with no import cycle between them. A folder here is a conscious
+// act: give it a place in the table, as the other packages' layers tests do.
+
+import { fileURLToPath } from 'node:url'
+import { checkLayers } from '@mcp-kit/vitest-config/layers'
+import ts from 'typescript'
+import { expect, test } from 'vitest'
+
+const src = fileURLToPath(new URL('../src/', import.meta.url))
+
+const report = checkLayers(ts, src, { layers: {} })
+
+test('src/ is one flat layer: no folder, no file imports an entry', () => {
+  expect(report.files).toBeGreaterThan(10)
+  expect(report.unplaced).toEqual([])
+  expect(report.violations).toEqual([])
+})
+
+test('no import cycle between files (type-only imports included)', () => {
+  expect(report.fileCycles).toEqual([])
+})
