@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { splitWords } from '../shell/shell-words.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
+import { listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
 import { driftView, updateProfile } from './drift.js'
 import { securityHeaders } from './guards.js'
 import { login } from './login.js'
@@ -155,6 +156,15 @@ const routes: Record<string, Handler> = {
         : workspace.questions.answer(id, answer)
     return { answered }
   },
+  'GET /api/collections': async ({ workspace }) => listCollections(workspace.collections),
+  'POST /api/collections/save': async ({ workspace, body }) => {
+    const entry = workspace.get(text(body.serverId, 'serverId'))
+    if (entry === undefined) throw new CliError('usage', `no server ${String(body.serverId)}`)
+    return saveCall(workspace.collections, entry, body)
+  },
+  'POST /api/collections/remove-step': async ({ workspace, body }) =>
+    removeSavedStep(workspace.collections, body),
+  'POST /api/collections/run': async ({ workspace, body }) => runSaved(workspace.collections, body),
   'POST /api/roots': async ({ workspace, body }) =>
     workspace.questions.setRoots(
       Array.isArray(body.paths) ? body.paths.filter((path) => typeof path === 'string') : [],
