@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.ts'
+import { CollectionsPanel } from './components/collections-panel.tsx'
 import { DriftPanel } from './components/drift-panel.tsx'
 import { Notice } from './components/notice.tsx'
 import { QuestionsPanel } from './components/questions.tsx'
@@ -128,6 +129,7 @@ export function App() {
       </main>
       <aside class="aside">
         <QuestionsPanel />
+        <CollectionsPanel />
       </aside>
       <footer class="bottom">
         <TimelinePanel />

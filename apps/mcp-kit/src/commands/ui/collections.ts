@@ -4,7 +4,7 @@
 // `mcp-kit test` runs it, each step's outcome returned.
 
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Collection, Expectations, ServerEntry as FileServer, StepEntry } from '@mcp-kit/collections'
 import { CliError } from '../../cli/errors.js'
@@ -162,6 +162,7 @@ export async function saveCall(place: CollectionsPlace, entry: ServerEntry, body
     const several = Object.keys(collection.document.servers).length > 1
     collection = collections.addStep(collection, several ? { server: name, ...step } : step)
   }
+  await mkdir(dirname(path), { recursive: true })
   await collections.saveCollection(collection, path)
   return { file, name: collection.name, steps: stepView(collection), server: name }
 }
