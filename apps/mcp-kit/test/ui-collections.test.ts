@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCliAtHome } from './helpers.js'
 import { launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
 
+// What the page's functions see (evaluated in the browser; the tests' types have no DOM).
+declare const document: unknown
 declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
 
 let browser: Browser
