@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.ts'
 import { CollectionsPanel } from './components/collections-panel.tsx'
 import { DriftPanel } from './components/drift-panel.tsx'
+import { GatewayPanel } from './components/gateway-panel.tsx'
 import { Notice } from './components/notice.tsx'
 import { QuestionsPanel } from './components/questions.tsx'
 import { PromptsPanel, ResourcesPanel, useReader } from './components/resources-panel.tsx'
@@ -71,6 +72,7 @@ function ServerPanel({ server }: { server: ServerView }) {
       </div>
       <div class="tab-body">
         {shownTab === 'Overview' && <ServerOverview server={server} command={command} />}
+        {shownTab === 'Overview' && <GatewayPanel server={server} />}
         {shownTab === 'Tools' && lists && (
           <ToolsPanel server={server} tools={lists.tools} onOpenLink={(uri) => void reader.read(uri)} />
         )}

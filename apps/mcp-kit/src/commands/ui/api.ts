@@ -7,6 +7,7 @@ import { splitWords } from '../shell/shell-words.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
 import { listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
 import { driftView, updateProfile } from './drift.js'
+import { gatewayStatus } from './gateway-status.js'
 import { securityHeaders } from './guards.js'
 import { login } from './login.js'
 import { callTool, errorView, getPrompt, readResource, validateForm } from './operations.js'
@@ -131,6 +132,8 @@ const routes: Record<string, Handler> = {
   'GET /api/servers/:id/drift': async ({ workspace, entry }) => driftView(entry as ServerEntry, workspace),
   'POST /api/servers/:id/drift/update': async ({ workspace, entry }) =>
     updateProfile(entry as ServerEntry, workspace),
+  'GET /api/servers/:id/gateway-status': async ({ workspace, entry }) =>
+    gatewayStatus(entry as ServerEntry, workspace.args),
   'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
     const question = workspace.questions.pending().find((each) => each.id === id)
