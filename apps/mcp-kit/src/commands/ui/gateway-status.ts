@@ -37,7 +37,12 @@ export type GatewayStatusView =
 const number = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0)
 const optionalNumber = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined
-const string = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''))
+const string = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : ''
 
 /** The answer of /admin/status as the page shows it; anything else is not a gateway's. */
 export function statusView(
