@@ -4,7 +4,7 @@
 // runs green; a step saved with an assertion the server does not meet makes it fail; the page runs
 // the file with pass or fail per step; `ui --record FILE` writes the page's calls as a collection.
 
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +17,14 @@ import { launchChromium, type RunningUi, serverButton, startUi } from './ui-harn
 // What the page's functions see (evaluated in the browser; the tests' types have no DOM).
 declare const document: unknown
 declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
+
+const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (screenshots === undefined) return
+  mkdirSync(screenshots, { recursive: true })
+  await page.screenshot({ path: join(screenshots, `${name}.png`) })
+}
 
 let browser: Browser
 const started: RunningUi[] = []
@@ -110,7 +118,9 @@ describe('a call saved in the page runs in mcp-kit test', () => {
     // The list beside the questions shows the step; the page's run shows it passed.
     const collection = page.getByRole('region', { name: 'Collection smoke/ui-calls.yaml' })
     await expect.poll(() => collection.getByTestId('saved-step').count()).toBe(1)
-    expect(await collection.getByTestId('saved-step').textContent()).toContain('call echo on everything')
+    expect(await collection.getByTestId('saved-step').textContent()).toContain(
+      'call echo on everything — expects $.content[0].text contains "saved from <b>the page</b>"',
+    )
     await collection.getByRole('button', { name: 'Run smoke/ui-calls.yaml' }).click()
     await expect
       .poll(() => collection.getByTestId('run-verdict').textContent(), { timeout: 60_000 })
@@ -144,6 +154,7 @@ describe('a call saved in the page runs in mcp-kit test', () => {
       /failed.*expected it to contain "goodbye"/s,
     )
     expect(await axeSevere(page)).toEqual([])
+    await shot(page, 'collections')
 
     // Removed in the page: the file passes again.
     await collection.getByRole('button', { name: 'Remove step 2 of smoke/ui-calls.yaml' }).click()

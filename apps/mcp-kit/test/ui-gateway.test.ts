@@ -5,7 +5,7 @@
 // the HTTP upstream killed shows down with its error; a token that is not an admin's is told so.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +24,14 @@ const fixture = fileURLToPath(
 )
 const adminToken = 'admin-token-0123456789abcdef'
 const userToken = 'user-token-0123456789abcdef'
+
+const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (screenshots === undefined) return
+  mkdirSync(screenshots, { recursive: true })
+  await page.screenshot({ path: join(screenshots, `${name}.png`) })
+}
 
 let browser: Browser
 let remote: ChildProcess
@@ -139,6 +147,7 @@ describe('a gateway the UI may administer', () => {
     )
     await expect.poll(() => figure('remote__echo', 'errors'), { timeout: 30_000 }).toBe('1')
     expect(await panel.getByRole('heading').textContent()).toContain('1 upstream down')
+    await shot(page, 'gateway')
 
     const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
     await page.evaluate(source)

@@ -70,8 +70,22 @@ function describeStep(step: SavedStep): string {
         : operation.kind === 'prompt'
           ? `prompt ${operation.name}`
           : `list ${operation.list}`
-  const checks = Object.keys(step.expect ?? {})
-  return `${what} on ${step.server}${checks.length > 0 ? ` — expects ${checks.join(', ')}` : ' — expects success'}`
+  return `${what} on ${step.server} — expects ${describeExpect(step.expect)}`
+}
+
+/** What a step checks, in a few words (a JSON assertion by its path and what it wants there). */
+function describeExpect(expect: Record<string, unknown> | undefined): string {
+  const parts = Object.entries(expect ?? {}).flatMap(([key, value]) => {
+    if (key === 'error') return [value === false ? 'success' : 'an error']
+    if (key !== 'json' || !Array.isArray(value)) return [key]
+    return value.map((each: Record<string, unknown>) => {
+      const wanted = Object.entries(each).find(([name]) => name !== 'path')
+      return wanted === undefined
+        ? String(each.path)
+        : `${String(each.path)} ${wanted[0]} ${JSON.stringify(wanted[1])}`
+    })
+  })
+  return parts.length === 0 ? 'success' : parts.join('; ')
 }
 
 function CollectionView({ collection }: { collection: CollectionFile }) {
