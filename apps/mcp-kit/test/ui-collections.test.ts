@@ -90,7 +90,7 @@ async function axeSevere(page: Page): Promise<string[]> {
 }
 
 describe('a call saved in the page runs in mcp-kit test', () => {
-  it('saves echo with a "contains" assertion; mcp-kit test passes it; an assertion the server does not meet fails it', async () => {
+  it('saves echo with a "contains" assertion; mcp-kit test passes it; an assertion the server does not meet, saved or changed in the page, fails it', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-ui-collections-'))
     const { ui, page } = await openUi(['--collections', directory])
     // The file the page writes, run exactly as CI would run it.
@@ -159,6 +159,27 @@ describe('a call saved in the page runs in mcp-kit test', () => {
     // Removed in the page: the file passes again.
     await collection.getByRole('button', { name: 'Remove step 2 of smoke/ui-calls.yaml' }).click()
     await expect.poll(() => collection.getByTestId('saved-step').count()).toBe(1)
+    expect((await test('smoke/ui-calls.yaml')).code).toBe(0)
+
+    // The saved step's check changed in the page: the same file now fails in mcp-kit test, then
+    // passes again once it expects success only.
+    const step = collection.getByTestId('saved-step').first()
+    await step.getByText('Change the check').click()
+    const change = step.getByRole('form', { name: 'Check of step 1 of smoke/ui-calls.yaml' })
+    await change.getByLabel('Text', { exact: true }).fill('goodbye')
+    await change.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => step.textContent()).toContain('contains "goodbye"')
+    expect(readFileSync(join(directory, 'smoke/ui-calls.yaml'), 'utf8')).toContain('contains: goodbye')
+    const changed = await test('smoke/ui-calls.yaml')
+    expect(changed.code).toBe(1)
+    expect(records(changed.stdout)).toContainEqual(
+      expect.objectContaining({ type: 'step', step: 'echo from the page', status: 'failed' }),
+    )
+    await step.getByText('Change the check').click()
+    await step.getByRole('form').getByLabel('The step expects').selectOption('success')
+    await step.getByRole('form').getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => step.textContent()).toContain('expects success')
+    expect(readFileSync(join(directory, 'smoke/ui-calls.yaml'), 'utf8')).not.toContain('expect:')
     expect((await test('smoke/ui-calls.yaml')).code).toBe(0)
     await page.close()
   }, 240_000)

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { splitWords } from '../shell/shell-words.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
-import { listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
+import { changeCheck, listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
 import { driftView, updateProfile } from './drift.js'
 import { gatewayStatus } from './gateway-status.js'
 import { securityHeaders } from './guards.js'
@@ -167,6 +167,7 @@ const routes: Record<string, Handler> = {
   },
   'POST /api/collections/remove-step': async ({ workspace, body }) =>
     removeSavedStep(workspace.collections, body),
+  'POST /api/collections/expect': async ({ workspace, body }) => changeCheck(workspace.collections, body),
   'POST /api/collections/run': async ({ workspace, body }) => runSaved(workspace.collections, body),
   'POST /api/roots': async ({ workspace, body }) =>
     workspace.questions.setRoots(

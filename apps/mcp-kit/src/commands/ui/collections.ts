@@ -43,6 +43,13 @@ export function collectionPath(place: CollectionsPlace, given: unknown): { file:
   return { file: inside.split(sep).join('/'), path }
 }
 
+/** A step's place (0-based) as the page sends it. */
+function stepIndex(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new CliError('usage', "'index' must be a step's place in the collection (0 for the first)")
+  return value
+}
+
 async function filesUnder(directory: string, depth: number): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true }).catch(() => [])
   const found: string[] = []
@@ -171,10 +178,25 @@ export async function saveCall(place: CollectionsPlace, entry: ServerEntry, body
 export async function removeSavedStep(place: CollectionsPlace, body: Record<string, unknown>) {
   const collections = await import('@mcp-kit/collections')
   const { file, path } = collectionPath(place, body.file)
-  const index = Number(body.index)
   const collection = collections.removeStep(
     await collections.loadCollection(file, { cwd: place.directory }),
-    index,
+    stepIndex(body.index),
+  )
+  await collections.saveCollection(collection, path)
+  return { file, name: collection.name, steps: stepView(collection) }
+}
+
+/** Changes what a saved step checks: success, an error or a text, its other expectations kept. */
+export async function changeCheck(place: CollectionsPlace, body: Record<string, unknown>) {
+  const collections = await import('@mcp-kit/collections')
+  const { file, path } = collectionPath(place, body.file)
+  const expect = expectationsOf(
+    typeof body.check === 'object' && body.check !== null ? (body.check as Record<string, unknown>) : {},
+  )
+  const collection = collections.setExpectations(
+    await collections.loadCollection(file, { cwd: place.directory }),
+    stepIndex(body.index),
+    { error: expect?.error, json: expect?.json },
   )
   await collections.saveCollection(collection, path)
   return { file, name: collection.name, steps: stepView(collection) }

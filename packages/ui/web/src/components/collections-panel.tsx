@@ -4,6 +4,7 @@
 
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
+import { type Check, CheckFields, checkBody, checkOf } from './check-fields.tsx'
 
 export interface SavedStep {
   index: number
@@ -88,6 +89,42 @@ function describeExpect(expect: Record<string, unknown> | undefined): string {
   return parts.length === 0 ? 'success' : parts.join('; ')
 }
 
+/** Changes what a saved step checks (its other expectations stay). */
+function ChangeCheck({
+  file,
+  step,
+  onError,
+}: {
+  file: string
+  step: SavedStep
+  onError: (message: string) => void
+}) {
+  const [check, setCheck] = useState<Check>(() => checkOf(step.expect))
+  const label = `step ${step.index + 1} of ${file}`
+  async function apply(event: Event) {
+    event.preventDefault()
+    try {
+      await api('POST', '/api/collections/expect', { file, index: step.index, check: checkBody(check) })
+      await reloadCollections()
+    } catch (error) {
+      onError((error as Error).message)
+    }
+  }
+  return (
+    <details class="change-check">
+      <summary>Change the check</summary>
+      <form class="fields" onSubmit={apply} aria-label={`Check of ${label}`}>
+        <CheckFields
+          id={`check-${file.replace(/[^A-Za-z0-9_-]/g, '_')}-${step.index}`}
+          check={check}
+          onChange={setCheck}
+        />
+        <button type="submit">Apply</button>
+      </form>
+    </details>
+  )
+}
+
 function CollectionView({ collection }: { collection: CollectionFile }) {
   const [running, setRunning] = useState(false)
   const [outcome, setOutcome] = useState<RunOutcome>()
@@ -145,6 +182,12 @@ function CollectionView({ collection }: { collection: CollectionFile }) {
                 </div>
               ))}
               {done?.skipped && <div class="muted">{done.skipped}</div>}
+              <ChangeCheck
+                key={JSON.stringify(step.expect ?? {})}
+                file={collection.file}
+                step={step}
+                onError={setError}
+              />
               <button
                 type="button"
                 class="small"

@@ -3,9 +3,8 @@
 
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
+import { type Check, CheckFields, checkBody, startCheck } from './check-fields.tsx'
 import { reloadCollections, useCollections } from './collections-panel.tsx'
-
-type Check = 'success' | 'error' | 'contains'
 
 export function SaveCall({
   serverId,
@@ -21,9 +20,7 @@ export function SaveCall({
   const collections = useCollections()
   const [file, setFile] = useState('calls.yaml')
   const [name, setName] = useState('')
-  const [check, setCheck] = useState<Check>('success')
-  const [path, setPath] = useState('$.content[0].text')
-  const [text, setText] = useState('')
+  const [check, setCheck] = useState<Check>(startCheck)
   const [status, setStatus] = useState<{ ok: boolean; message: string }>()
   const id = (part: string) => `${idPrefix}-save-${part}`
 
@@ -36,7 +33,7 @@ export function SaveCall({
         json: value,
         file,
         name,
-        check: check === 'contains' ? { kind: check, path, text } : { kind: check },
+        check: checkBody(check),
       })
       setStatus({ ok: true, message: `Saved as step ${saved.steps.length} of ${saved.file}` })
       await reloadCollections()
@@ -76,32 +73,7 @@ export function SaveCall({
           value={name}
           onInput={(event) => setName((event.target as HTMLInputElement).value)}
         />
-        <label for={id('check')}>The step expects</label>
-        <select
-          id={id('check')}
-          value={check}
-          onChange={(event) => setCheck((event.target as HTMLSelectElement).value as Check)}
-        >
-          <option value="success">success (no error)</option>
-          <option value="error">an error</option>
-          <option value="contains">the result to contain a text</option>
-        </select>
-        {check === 'contains' && (
-          <>
-            <label for={id('path')}>At (JSONPath)</label>
-            <input
-              id={id('path')}
-              value={path}
-              onInput={(event) => setPath((event.target as HTMLInputElement).value)}
-            />
-            <label for={id('text')}>Text</label>
-            <input
-              id={id('text')}
-              value={text}
-              onInput={(event) => setText((event.target as HTMLInputElement).value)}
-            />
-          </>
-        )}
+        <CheckFields id={id('check')} check={check} onChange={setCheck} />
         <button type="button" onClick={() => void save()}>
           Save step
         </button>
