@@ -10,6 +10,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { credentialKey } from '@mcp-kit/client'
+import { obtainToken, startAuthServer } from '@mcp-kit/fixtures/auth-server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type Serving, startServe, stopStarted } from './helpers.js'
@@ -86,8 +88,9 @@ afterAll(async () => {
   await stopStarted()
 })
 
-async function openUi(token: string): Promise<Page> {
-  const ui = await startUi([`mcp+${gateway.url}`, '--header', `Authorization: Bearer ${token}`])
+async function openUi(token: string | undefined, url = gateway.url, home?: string): Promise<Page> {
+  const header = token === undefined ? [] : ['--header', `Authorization: Bearer ${token}`]
+  const ui = await startUi([`mcp+${url}`, ...header], home)
   uis.push(ui)
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
   page.on('pageerror', (error) => {
@@ -173,5 +176,66 @@ describe('a gateway the UI may administer', () => {
       .toContain('the gateway refuses its admin status to these credentials (HTTP 403)')
     expect(await panel.getByRole('table').count()).toBe(0)
     await page.close()
+  }, 120_000)
+
+  it("an OAuth-protected gateway: the login's own token reads the status when its subject is an admin", async () => {
+    const authServer = await startAuthServer({})
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'mcp-kit-ui-gateway-oauth-'))
+      const config = join(dir, 'config.json')
+      writeFileSync(
+        config,
+        JSON.stringify({
+          mcpServers: { local: { command: process.execPath, args: [fixture] } },
+          gateway: { admin: { sub: ['alice'] } },
+        }),
+      )
+      const protectedGateway = await startServe([
+        '--config',
+        config,
+        '--port',
+        '0',
+        '--metrics',
+        '--auth-issuer',
+        authServer.issuer,
+      ])
+      // As after `mcp-kit auth login` as alice: her tokens in the CLI's credentials store.
+      const home = mkdtempSync(join(tmpdir(), 'mcp-kit-ui-gateway-home-'))
+      const login = async (who: string) => {
+        const tokens = await obtainToken(authServer.issuer, { resource: protectedGateway.url, login: who })
+        mkdirSync(join(home, '.config', 'mcp-kit'), { recursive: true })
+        writeFileSync(
+          join(home, '.config', 'mcp-kit', 'credentials.json'),
+          JSON.stringify({
+            version: 1,
+            clients: {},
+            tokens: {
+              [credentialKey(protectedGateway.url)]: {
+                issuer: authServer.issuer,
+                tokens,
+                savedAt: Date.now(),
+              },
+            },
+          }),
+          { mode: 0o600 },
+        )
+      }
+      await login('alice')
+      const page = await openUi(undefined, protectedGateway.url, home)
+      const panel = page.getByRole('region', { name: 'Gateway status' })
+      await expect
+        .poll(() => panel.locator('tr[data-upstream="local"] .badge').textContent(), { timeout: 30_000 })
+        .toBe('up')
+      await page.close()
+      // Logged in as someone the controls do not name: told so.
+      await login('mallory')
+      const other = await openUi(undefined, protectedGateway.url, home)
+      await expect
+        .poll(() => other.getByRole('region', { name: 'Gateway status' }).textContent(), { timeout: 30_000 })
+        .toContain('HTTP 403')
+      await other.close()
+    } finally {
+      await authServer.close()
+    }
   }, 120_000)
 })

@@ -1,6 +1,6 @@
 // The admin view of an mcp-kit gateway (issue 36): for a server connected over HTTP, its
 // `/admin/status` read with the connection's own credentials (the reference's or profile's
-// headers, `--header`), checked for shape and handed to the page, which polls it.
+// headers, `--header`, else its OAuth login), checked for shape and handed to the page, which polls it.
 
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { parseHeaders } from '../../session/open-session.js'
@@ -100,6 +100,20 @@ async function readLimited(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** The OAuth access token of `mcp-kit auth login` (or of the session's own login) for the server, if any. */
+async function storedToken(
+  url: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  const { credentialKey, defaultCredentialsPath, fileCredentialStore } = await import('@mcp-kit/client')
+  try {
+    const entry = fileCredentialStore(defaultCredentialsPath(env)).read().tokens[credentialKey(url)]
+    return entry?.tokens.access_token
+  } catch {
+    return undefined
+  }
+}
+
 /** Reads the gateway's /admin/status beside the server's MCP endpoint, with its credentials. */
 export async function gatewayStatus(
   entry: ServerEntry,
@@ -110,7 +124,15 @@ export async function gatewayStatus(
     return { available: false, reason: 'not-http', message: 'not a server over HTTP' }
   const url = new URL('/admin/status', server.url)
   // The credentials the connection itself uses: only ever sent to the server's own origin.
-  const headers = { ...server.headers, ...parseHeaders(args.header ?? []), accept: 'application/json' }
+  const headers: Record<string, string> = {
+    ...server.headers,
+    ...parseHeaders(args.header ?? []),
+    accept: 'application/json',
+  }
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+    const token = await storedToken(server.url, entry.io().env)
+    if (token !== undefined) headers.authorization = `Bearer ${token}`
+  }
   let response: Response
   try {
     response = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
