@@ -22,7 +22,8 @@ import { messageTraceEntry } from './message-trace.js'
 
 const knownRevisions = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 
-function parseHeaders(values: readonly string[]): Record<string, string> {
+/** `--header 'Name: value'` flags as headers (a malformed one: exit 2). */
+export function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (const value of values) {
     const colon = value.indexOf(':')

@@ -3,7 +3,9 @@
 
 import { useEffect, useState } from 'preact/hooks'
 import { api } from './api.ts'
+import { CollectionsPanel } from './components/collections-panel.tsx'
 import { DriftPanel } from './components/drift-panel.tsx'
+import { GatewayPanel } from './components/gateway-panel.tsx'
 import { Notice } from './components/notice.tsx'
 import { QuestionsPanel } from './components/questions.tsx'
 import { PromptsPanel, ResourcesPanel, useReader } from './components/resources-panel.tsx'
@@ -70,6 +72,7 @@ function ServerPanel({ server }: { server: ServerView }) {
       </div>
       <div class="tab-body">
         {shownTab === 'Overview' && <ServerOverview server={server} command={command} />}
+        {shownTab === 'Overview' && <GatewayPanel server={server} />}
         {shownTab === 'Tools' && lists && (
           <ToolsPanel server={server} tools={lists.tools} onOpenLink={(uri) => void reader.read(uri)} />
         )}
@@ -128,6 +131,7 @@ export function App() {
       </main>
       <aside class="aside">
         <QuestionsPanel />
+        <CollectionsPanel />
       </aside>
       <footer class="bottom">
         <TimelinePanel />

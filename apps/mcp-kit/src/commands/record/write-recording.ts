@@ -7,7 +7,8 @@ import { dirname, relative, resolve } from 'node:path'
 import type { RecordedCall, ServerEntry } from '@mcp-kit/collections'
 import type { Io } from '../../cli/io.js'
 
-function withRelativeDirectory(entry: ServerEntry, directory: string): ServerEntry {
+/** A stdio server's directory written relative to the collection's (`cwd` absolute as recorded). */
+export function withRelativeDirectory(entry: ServerEntry, directory: string): ServerEntry {
   if (typeof entry !== 'object' || entry.cwd === undefined) return entry
   const path = relative(directory, entry.cwd).split('\\').join('/')
   const { cwd: _absolute, ...rest } = entry

@@ -5,7 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { splitWords } from '../shell/shell-words.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
+import { changeCheck, listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
 import { driftView, updateProfile } from './drift.js'
+import { gatewayStatus } from './gateway-status.js'
 import { securityHeaders } from './guards.js'
 import { login } from './login.js'
 import { callTool, errorView, getPrompt, readResource, validateForm } from './operations.js'
@@ -130,6 +132,8 @@ const routes: Record<string, Handler> = {
   'GET /api/servers/:id/drift': async ({ workspace, entry }) => driftView(entry as ServerEntry, workspace),
   'POST /api/servers/:id/drift/update': async ({ workspace, entry }) =>
     updateProfile(entry as ServerEntry, workspace),
+  'GET /api/servers/:id/gateway-status': async ({ workspace, entry }) =>
+    gatewayStatus(entry as ServerEntry, workspace.args),
   'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
     const question = workspace.questions.pending().find((each) => each.id === id)
@@ -155,6 +159,16 @@ const routes: Record<string, Handler> = {
         : workspace.questions.answer(id, answer)
     return { answered }
   },
+  'GET /api/collections': async ({ workspace }) => listCollections(workspace.collections),
+  'POST /api/collections/save': async ({ workspace, body }) => {
+    const entry = workspace.get(text(body.serverId, 'serverId'))
+    if (entry === undefined) throw new CliError('usage', `no server ${String(body.serverId)}`)
+    return saveCall(workspace.collections, entry, body)
+  },
+  'POST /api/collections/remove-step': async ({ workspace, body }) =>
+    removeSavedStep(workspace.collections, body),
+  'POST /api/collections/expect': async ({ workspace, body }) => changeCheck(workspace.collections, body),
+  'POST /api/collections/run': async ({ workspace, body }) => runSaved(workspace.collections, body),
   'POST /api/roots': async ({ workspace, body }) =>
     workspace.questions.setRoots(
       Array.isArray(body.paths) ? body.paths.filter((path) => typeof path === 'string') : [],

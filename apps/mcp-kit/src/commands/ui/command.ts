@@ -3,6 +3,7 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../cli/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
+import { recordFlag } from '../record/record-flag.js'
 import type { UiArguments } from './run-ui.js'
 
 export const command = 'ui [reference]'
@@ -29,9 +30,16 @@ export function builder(yargs: Argv) {
       default: true,
       describe: 'Open the browser (--no-open: print the address only)',
     })
+    .option('collections', {
+      type: 'string',
+      describe:
+        'The directory of the collection files the page lists, saves calls to and runs (default: the current directory)',
+    })
     .options(connectionFlags)
+    .options(recordFlag)
     .example('$0 ui', 'an empty workspace; add servers in the page')
     .example('$0 ui @demo', 'the bundled demo server, connected')
+    .example('$0 ui --collections tests/mcp @demo', "save the page's calls to collections under tests/mcp")
     .example('$0 ui --no-open -- node server.js', 'a stdio server by its command line; print the address')
 }
 

@@ -4,7 +4,9 @@
 
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { statSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
 import { CliError } from '../../cli/errors.js'
 import { type Io, write } from '../../cli/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
@@ -16,6 +18,8 @@ export interface UiArguments extends ConnectionArguments {
   port: number
   host: string
   open?: boolean
+  collections?: string
+  record?: string
 }
 
 const loopback = ['127.0.0.1', 'localhost', '[::1]']
@@ -44,7 +48,10 @@ function openBrowser(url: string, env: Io['env']): boolean {
 export async function runUi(args: UiArguments, io: Io): Promise<number> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
     throw new CliError('usage', `--port ${args.port}: expected a port number (0 for a free one)`)
-  const workspace = createWorkspace(io, args, args.open !== false)
+  const collections = resolve(io.cwd, args.collections ?? '.')
+  if (args.collections !== undefined && !statSync(collections, { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError('usage', `--collections ${args.collections}: not a directory`)
+  const workspace = createWorkspace(io, args, args.open !== false, collections)
   // The server given on the command line starts first: its launch overlaps everything below.
   if (args.reference !== undefined || args.serverCommand !== undefined) {
     workspace.add(

@@ -5,6 +5,7 @@ import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Io } from '../../cli/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { appVariables } from '../../session/reference.js'
+import type { CollectionsPlace } from './collections.js'
 import { createEventHub, type EventHub } from './events.js'
 import { createQuestionBoard, type QuestionBoard } from './questions.js'
 import { ServerEntry, type ServerSource } from './server-entry.js'
@@ -18,6 +19,8 @@ export interface Workspace {
   readonly running: Map<string, AbortController>
   /** Whether this workspace opens browsers (a login's page): not with --no-open. */
   readonly openBrowser: boolean
+  /** Where the page's collection files are listed, saved and run from (`--collections`). */
+  readonly collections: CollectionsPlace
   servers(): ServerEntry[]
   get(id: string): ServerEntry | undefined
   /** Adds a server and starts connecting it (the promise settles when it is connected or failed). */
@@ -34,6 +37,7 @@ export function createWorkspace(
   io: Pick<Io, 'env' | 'cwd' | 'signal'>,
   args: ConnectionArguments,
   openBrowser = false,
+  collectionsDirectory = io.cwd,
 ): Workspace {
   const hub = createEventHub()
   const timeline = createTimeline(hub)
@@ -50,6 +54,7 @@ export function createWorkspace(
     args,
     running,
     openBrowser,
+    collections: { directory: collectionsDirectory, io, args },
     servers: () => [...entries.values()],
     get: (id) => entries.get(id),
     add(source) {
@@ -89,7 +94,8 @@ export function createWorkspace(
     },
     async close() {
       for (const controller of running.values()) controller.abort()
-      await Promise.all([...entries.values()].map((entry) => entry.close(false)))
+      // One after another: with --record, each server's calls are added to the same file as it closes.
+      for (const entry of entries.values()) await entry.close(false)
       hub.close()
     },
   }

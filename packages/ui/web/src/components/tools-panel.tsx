@@ -10,6 +10,7 @@ import { useStore } from '../store.ts'
 import type { ServerView, Tool } from '../types.ts'
 import { CopyCommand } from './copy-command.tsx'
 import { ToolResult } from './result-view.tsx'
+import { SaveCall } from './save-call.tsx'
 
 function ToolForm({
   server,
@@ -131,6 +132,7 @@ function ToolForm({
         </div>
       )}
       <CopyCommand command={command} />
+      <SaveCall serverId={server.id} tool={tool.name} value={value} idPrefix={formId} />
       {outcome && <ToolResult outcome={outcome} onOpenLink={onOpenLink} />}
     </form>
   )
