@@ -42,6 +42,7 @@ export interface Tool {
   inputSchema?: Schema
   outputSchema?: Schema
   annotations?: Record<string, unknown>
+  _meta?: Record<string, unknown>
 }
 
 export interface Resource {

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { splitWords } from '../shell/shell-words.js'
+import { callFromView, openAppView, recordAppMessage } from './app-views.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
 import { driftView, updateProfile } from './drift.js'
 import { securityHeaders } from './guards.js'
@@ -131,6 +132,19 @@ const routes: Record<string, Handler> = {
   'POST /api/servers/:id/drift/update': async ({ workspace, entry }) =>
     updateProfile(entry as ServerEntry, workspace),
   'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
+  'POST /api/servers/:id/app/open': async ({ workspace, entry, body }) =>
+    openAppView(
+      entry as ServerEntry,
+      workspace,
+      text(body.tool, 'tool'),
+      text(body.hostOrigin, 'hostOrigin'),
+    ),
+  'POST /api/servers/:id/app/call': async ({ entry, body }) =>
+    callFromView(entry as ServerEntry, text(body.name, 'name'), record(body.arguments)),
+  'POST /api/servers/:id/app/record': async ({ workspace, entry, body }) => {
+    recordAppMessage(entry as ServerEntry, workspace, body.direction, body.message)
+    return { recorded: true }
+  },
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
     const question = workspace.questions.pending().find((each) => each.id === id)
     const answer = record(body.answer)

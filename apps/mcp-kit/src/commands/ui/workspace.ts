@@ -5,6 +5,7 @@ import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { Io } from '../../cli/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { appVariables } from '../../session/reference.js'
+import type { AppSandbox } from './app-sandbox.js'
 import { createEventHub, type EventHub } from './events.js'
 import { createQuestionBoard, type QuestionBoard } from './questions.js'
 import { ServerEntry, type ServerSource } from './server-entry.js'
@@ -18,6 +19,8 @@ export interface Workspace {
   readonly running: Map<string, AbortController>
   /** Whether this workspace opens browsers (a login's page): not with --no-open. */
   readonly openBrowser: boolean
+  /** Where MCP App views run: another origin (set once `mcp-kit ui` listens). */
+  sandbox?: AppSandbox | undefined
   servers(): ServerEntry[]
   get(id: string): ServerEntry | undefined
   /** Adds a server and starts connecting it (the promise settles when it is connected or failed). */
@@ -90,6 +93,7 @@ export function createWorkspace(
     async close() {
       for (const controller of running.values()) controller.abort()
       await Promise.all([...entries.values()].map((entry) => entry.close(false)))
+      await workspace.sandbox?.close()
       hub.close()
     },
   }

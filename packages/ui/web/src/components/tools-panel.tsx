@@ -8,6 +8,7 @@ import type { Problem } from '../form/fields.tsx'
 import { SchemaForm, startValue } from '../form/schema-form.tsx'
 import { useStore } from '../store.ts'
 import type { ServerView, Tool } from '../types.ts'
+import { AppView, appUri } from './app-view.tsx'
 import { CopyCommand } from './copy-command.tsx'
 import { ToolResult } from './result-view.tsx'
 
@@ -28,6 +29,7 @@ function ToolForm({
   const [callId, setCallId] = useState<string>()
   const [outcome, setOutcome] = useState<Record<string, unknown>>()
   const [command, setCommand] = useState<string>()
+  const [calls, setCalls] = useState(0)
   const store = useStore()
   const checkTimer = useRef<number | undefined>(undefined)
 
@@ -59,6 +61,7 @@ function ToolForm({
     const id = newCallId()
     setCallId(id)
     setOutcome(undefined)
+    setCalls((count) => count + 1)
     try {
       setOutcome(
         await api('POST', `/api/servers/${server.id}/call`, { tool: tool.name, callId: id, json: value }),
@@ -132,6 +135,15 @@ function ToolForm({
       )}
       <CopyCommand command={command} />
       {outcome && <ToolResult outcome={outcome} onOpenLink={onOpenLink} />}
+      {outcome?.ok === true && appUri(tool) !== undefined && (
+        <AppView
+          key={calls}
+          server={server}
+          tool={tool}
+          input={(outcome.arguments ?? {}) as Record<string, unknown>}
+          result={outcome.result}
+        />
+      )}
     </form>
   )
 }
@@ -155,6 +167,7 @@ export function ToolsPanel({
             <button type="button" aria-current={each.name === chosen} onClick={() => setChosen(each.name)}>
               <span class="name">{each.name}</span>
               {each.title && <span class="muted"> {each.title}</span>}
+              {appUri(each) !== undefined && <span class="badge"> app</span>}
             </button>
           </li>
         ))}

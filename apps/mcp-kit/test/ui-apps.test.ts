@@ -1,0 +1,185 @@
+// @module-tag integration
+// MCP Apps in `mcp-kit ui`, in a real browser (Debian's Chromium, headless): a view built on the
+// ext-apps App class (served by a registry module declaring it with @mcp-kit/server's defineApp)
+// renders in the double-iframe sandbox on another origin, gets the tool's input and result, calls
+// a tool through the workspace's session, and a fetch its policy does not allow is blocked and
+// shown as a CSP violation; every ui/* message is on the timeline.
+
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { binPath } from './helpers.js'
+import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+
+const registry = fileURLToPath(new URL('./fixtures/apps-registry.mjs', import.meta.url))
+const appsServer = `node ${binPath} serve --stdio ${registry}`
+
+declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
+declare const document: unknown
+
+let browser: Browser
+let ui: RunningUi
+
+beforeAll(async () => {
+  browser = await launchChromium()
+  ui = await startUi()
+}, 60_000)
+
+afterAll(async () => {
+  await ui?.stop()
+  await browser?.close()
+})
+
+async function openWeatherView(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
+  page.on('pageerror', (error) => {
+    throw error
+  })
+  await page.goto(ui.url)
+  await page.locator('ul[aria-label="Servers"][aria-busy="false"]').waitFor()
+  if ((await serverButton(page, 'apps-fixture').count()) === 0) await addServer(page, appsServer)
+  await serverButton(page, 'apps-fixture').first().click()
+  await page.getByRole('button', { name: /^Tools/ }).click()
+  await page
+    .getByRole('list', { name: 'Tools' })
+    .getByRole('button', { name: /^weather/ })
+    .click()
+  await page.getByRole('button', { name: 'Call weather', exact: true }).click()
+  return page
+}
+
+type Row = {
+  serverId: string
+  direction: string
+  channel?: string
+  message: { method?: string; id?: unknown }
+}
+
+async function appRows(page: Page): Promise<Row[]> {
+  const rows = (await (await page.request.get(`${ui.origin}/api/timeline`)).json()) as Row[]
+  return rows.filter((row) => row.channel === 'app')
+}
+
+describe('MCP Apps in the workspace', () => {
+  it('renders the ext-apps view on another origin; it gets input and result, calls a tool, and its blocked fetch is a CSP violation; the ui/* messages are on the timeline', async () => {
+    const page = await openWeatherView()
+    const section = page.getByRole('region', { name: 'App view of weather' })
+    await section.waitFor({ timeout: 30_000 })
+
+    // The outer frame is the sandbox's proxy, on another origin than the workspace's.
+    const outer = page.frames().find((frame) => frame.url().includes('/proxy?'))
+    await expect
+      .poll(() => page.frames().some((frame) => frame.url().includes('/proxy?')), { timeout: 15_000 })
+      .toBe(true)
+    const proxy = page.frames().find((frame) => frame.url().includes('/proxy?')) ?? outer
+    const sandboxOrigin = new URL(proxy?.url() ?? '').origin
+    expect(sandboxOrigin).not.toBe(ui.origin)
+    expect(await section.getByTestId('app-origin').textContent()).toBe(sandboxOrigin)
+
+    // The view (the inner frame) got the tool input and result, and its own tool call's answer.
+    await expect
+      .poll(() => page.frames().some((frame) => frame.url().includes('/view/')), { timeout: 15_000 })
+      .toBe(true)
+    const view = page.frames().find((frame) => frame.url().includes('/view/'))
+    if (view === undefined) throw new Error('no view frame')
+    expect(new URL(view.url()).origin).toBe(sandboxOrigin)
+    await expect
+      .poll(() => view.locator('#input').textContent(), { timeout: 15_000 })
+      .toBe('input: {"city":"Oslo"}')
+    await expect.poll(() => view.locator('#result').textContent()).toBe('result: sunny in Oslo')
+    await expect.poll(() => view.locator('#called').textContent()).toBe('forecast: rain tomorrow in Oslo')
+    await expect.poll(() => view.locator('#fetched').textContent()).toBe('fetch blocked')
+    // The view's ui/message is shown, and its blocked fetch as a CSP violation.
+    await expect
+      .poll(() => section.getByTestId('app-messages').textContent())
+      .toContain('message: Tell me more about Oslo')
+    await expect
+      .poll(() => section.getByTestId('csp-violations').textContent())
+      .toContain('CSP blocked connect-src: https://blocked.invalid/secrets')
+
+    // The timeline: the handshake, the notifications, the view's tool call (and the server call it made).
+    await expect
+      .poll(async () =>
+        (await appRows(page)).map((row) => `${row.direction} ${row.message.method ?? 'answer'}`),
+      )
+      .toEqual(
+        expect.arrayContaining([
+          'received ui/notifications/sandbox-proxy-ready',
+          'sent ui/notifications/sandbox-resource-ready',
+          'received ui/initialize',
+          'sent answer',
+          'received ui/notifications/initialized',
+          'sent ui/notifications/tool-input',
+          'sent ui/notifications/tool-result',
+          'received tools/call',
+          'received ui/message',
+          'received mcp-kit/csp-violation',
+        ]),
+      )
+    const all = (await (await page.request.get(`${ui.origin}/api/timeline`)).json()) as Row[]
+    const forecastCalls = all.filter(
+      (row) =>
+        row.channel === undefined &&
+        row.direction === 'sent' &&
+        row.message.method === 'tools/call' &&
+        (row.message as { params?: { name?: string } }).params?.name === 'forecast',
+    )
+    expect(forecastCalls).toHaveLength(1)
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .locator('li[data-method="ui/initialize"]')
+      .first()
+      .waitFor()
+
+    // Closing the view asks it to tear down first.
+    await section.getByRole('button', { name: 'Close view' }).click()
+    await section.getByText('The view was closed.').waitFor()
+    expect((await appRows(page)).some((row) => row.message.method === 'ui/resource-teardown')).toBe(true)
+    await page.close()
+  }, 120_000)
+
+  it('the sandbox serves a view once, with its CSP as a header, framed only by the sandbox; the proxy only by the workspace', async () => {
+    const page = await openWeatherView()
+    const seen = new Map<string, Record<string, string>>()
+    page.on('response', (response) => {
+      if (/\/(proxy|view\/)/.test(response.url())) seen.set(response.url(), response.headers())
+    })
+    await page.getByRole('region', { name: 'App view of weather' }).waitFor({ timeout: 30_000 })
+    await expect
+      .poll(() => [...seen.keys()].some((url) => url.includes('/view/')), { timeout: 15_000 })
+      .toBe(true)
+    const [viewUrl, viewHeaders] = [...seen].find(([url]) => url.includes('/view/')) ?? []
+    const csp = viewHeaders?.['content-security-policy'] ?? ''
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain('connect-src https://api.weather.example;')
+    expect(csp).toMatch(/frame-ancestors http:\/\/127\.0\.0\.1:\d+ http:\/\/127\.0\.0\.1:\d+ /)
+    const proxyHeaders = [...seen].find(([url]) => url.includes('/proxy?'))?.[1]
+    expect(proxyHeaders?.['content-security-policy']).toContain(`frame-ancestors http://127.0.0.1:${ui.port}`)
+    // A second load of the same view is refused: each registration serves one frame.
+    expect((await fetch(viewUrl as string)).status).toBe(404)
+    // The workspace page may frame the sandbox origin, nothing else.
+    const pageCsp = (await page.request.get(ui.url)).headers()['content-security-policy']
+    expect(pageCsp).toContain(`frame-src ${new URL(viewUrl as string).origin};`)
+    await page.close()
+  }, 120_000)
+
+  it('axe finds no serious or critical violation with an app view open', async () => {
+    const page = await openWeatherView()
+    await page.getByRole('region', { name: 'App view of weather' }).waitFor({ timeout: 30_000 })
+    const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    await page.evaluate(source)
+    const results = (await page.evaluate(() => window.axe.run(document))) as {
+      violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
+    }
+    const severe = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      )
+    expect(severe).toEqual([])
+    await page.close()
+  }, 120_000)
+})
