@@ -127,11 +127,12 @@ describe('MCP Apps in the workspace', () => {
         (row.message as { params?: { name?: string } }).params?.name === 'forecast',
     )
     expect(forecastCalls).toHaveLength(1)
-    await page
+    // On the page's timeline, marked as the view's, and paired with its answer.
+    const initialize = page
       .getByRole('region', { name: 'Timeline' })
       .locator('li[data-method="ui/initialize"]')
-      .first()
-      .waitFor()
+    await expect.poll(() => initialize.first().locator('.who').textContent()).toMatch(/apps-fixture ⇄ view/)
+    await expect.poll(() => initialize.first().locator('.latency').textContent()).toMatch(/^\d+ ms$/)
 
     // Closing the view asks it to tear down first.
     await section.getByRole('button', { name: 'Close view' }).click()

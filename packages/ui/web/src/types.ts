@@ -91,6 +91,8 @@ export interface MessageRow {
   ts: number
   direction: 'sent' | 'received'
   message: Record<string, unknown>
+  /** `app`: between the page and an MCP App view (`sent`: to the view). */
+  channel?: 'app'
 }
 
 export interface CallRow {
