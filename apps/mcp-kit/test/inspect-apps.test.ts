@@ -4,6 +4,7 @@
 // and permissions, the policy `mcp-kit ui` applies, and warnings for what is risky.
 
 import { fileURLToPath } from 'node:url'
+import { npmServers } from '@mcp-kit/fixtures'
 import { describe, expect, it } from 'vitest'
 import { binPath, runCli } from './helpers.js'
 
@@ -66,5 +67,15 @@ describe('inspect: MCP Apps', () => {
     expect(risky.warnings).toHaveLength(8)
     const demo = JSON.parse((await runCli(['inspect', '@demo', '--format', 'json'])).stdout)
     expect(demo.apps).toBeUndefined()
+  })
+
+  it('the ext-apps example from npm (server-basic-vanillajs): one app, nothing declared, no warnings', async () => {
+    const result = await runCli(['inspect', '--', process.execPath, npmServers.basicApp, '--stdio'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(
+      /\nApps \(1\)\n {2}get-time {2}ui:\/\/get-time\/mcp-app\.html {2}no warnings\n/,
+    )
+    expect(result.stdout).toMatch(/ {6}connect {3}none\n/)
+    expect(result.stdout).toContain("connect-src 'none'")
   })
 })

@@ -136,3 +136,24 @@ describe('the timeline', () => {
     hub.close()
   })
 })
+
+describe('MCP App messages on the timeline', () => {
+  it('are rows of their own channel, exported with it and read back with it', () => {
+    const hub = createEventHub()
+    const timeline = createTimeline(hub)
+    timeline.record('s1', 'node s.js', 'sent', { jsonrpc: '2.0', id: 1, method: 'tools/call' })
+    timeline.record('s1', 'node s.js', 'received', { jsonrpc: '2.0', id: 1, method: 'ui/initialize' }, 'app')
+    expect(timeline.rows().map((row) => ('channel' in row ? row.channel : undefined))).toEqual([
+      undefined,
+      'app',
+    ])
+    const exported = timeline.exportTrace()
+    const again = createTimeline(hub)
+    again.importTrace(exported, 'file')
+    expect(again.rows().map((row) => ('channel' in row ? row.channel : undefined))).toEqual([
+      undefined,
+      'app',
+    ])
+    hub.close()
+  })
+})

@@ -5,42 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import type { ServerView, Tool } from '../types.ts'
-
-type Message = {
-  jsonrpc?: string
-  id?: string | number
-  method?: string
-  params?: Record<string, unknown>
-} & Record<string, unknown>
-
-interface Opened {
-  ok: boolean
-  uri: string
-  sandboxOrigin: string
-  proxyUrl: string
-  view: string
-  csp: string
-  allow: string
-  /** The domains and permissions the view declared, as the ext-apps types have them. */
-  declared: { csp: Record<string, string[]>; permissions: string[] }
-  warnings: string[]
-  prefersBorder: boolean
-  error?: { code: string; message: string }
-}
-
-interface Violation {
-  directive: string
-  blockedURI: string
-}
-
-/** The `ui://` URI a tool's view is at, if it has one. */
-export function appUri(tool: Tool): string | undefined {
-  const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined
-  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined
-}
-
-const protocolVersion = '2026-01-26'
+import { initializeResult, type Message, type Opened, type Violation } from './app-host.ts'
 
 export function AppView({
   server,
@@ -117,34 +82,7 @@ export function AppView({
           })
           return
         case 'ui/initialize':
-          answer(id, {
-            protocolVersion:
-              typeof params.protocolVersion === 'string' ? params.protocolVersion : protocolVersion,
-            hostInfo: { name: 'mcp-kit ui', version: '1' },
-            hostCapabilities: {
-              openLinks: {},
-              serverTools: {},
-              logging: {},
-              message: { text: {} },
-              updateModelContext: { text: {} },
-              sandbox: {
-                csp: opened?.declared.csp,
-                permissions: Object.fromEntries(
-                  (opened?.declared.permissions ?? []).map((name) => [name, {}]),
-                ),
-              },
-            },
-            hostContext: {
-              theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
-              displayMode: 'inline',
-              availableDisplayModes: ['inline'],
-              containerDimensions: { maxHeight: 2000, width: frame.current?.clientWidth ?? 600 },
-              locale: navigator.language,
-              timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-              platform: 'web',
-              toolInfo: { tool },
-            },
-          })
+          if (opened) answer(id, initializeResult(params, opened, tool, frame.current?.clientWidth ?? 600))
           return
         case 'ui/notifications/initialized':
           post({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: input } })
