@@ -107,6 +107,7 @@ describe('MCP Apps in the workspace', () => {
     await expect.poll(() => view.locator('#result').textContent()).toBe('result: sunny in Oslo')
     await expect.poll(() => view.locator('#called').textContent()).toBe('forecast: rain tomorrow in Oslo')
     await expect.poll(() => view.locator('#fetched').textContent()).toBe('fetch blocked')
+    await expect.poll(() => view.locator('#read').textContent()).toBe('cities: Oslo, Bergen')
     // The view's ui/message is shown, and its blocked fetch as a CSP violation.
     await expect
       .poll(() => section.getByTestId('app-messages').textContent())

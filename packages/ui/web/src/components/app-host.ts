@@ -54,6 +54,7 @@ export function initializeResult(
     hostCapabilities: {
       openLinks: {},
       serverTools: {},
+      serverResources: {},
       logging: {},
       message: { text: {} },
       updateModelContext: { text: {} },

@@ -103,6 +103,16 @@ export function AppView({
           else fail(id, -32602, called.error?.message ?? 'the call failed')
           return
         }
+        case 'resources/read': {
+          const read = await api<{ ok: boolean; result?: unknown; error?: { message: string } }>(
+            'POST',
+            `/api/servers/${server.id}/read`,
+            { uri: typeof params.uri === 'string' ? params.uri : '' },
+          ).catch((error: Error) => ({ ok: false, error: { message: error.message }, result: undefined }))
+          if (read.ok) answer(id, read.result)
+          else fail(id, -32602, read.error?.message ?? 'the read failed')
+          return
+        }
         case 'ui/open-link': {
           const url = typeof params.url === 'string' ? params.url : ''
           if (!/^https?:\/\//i.test(url)) return fail(id, -32602, 'only http and https links are opened')
