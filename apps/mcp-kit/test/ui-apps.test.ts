@@ -6,6 +6,7 @@
 // shown as a CSP violation; every ui/* message is on the timeline.
 
 import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { npmServers } from '@mcp-kit/fixtures'
@@ -144,6 +145,30 @@ describe('MCP Apps in the workspace', () => {
         (row.message as { params?: { name?: string } }).params?.name === 'forecast',
     )
     expect(forecastCalls).toHaveLength(1)
+    // The view said how tall it is: the frame took that height.
+    const lastHeight = async () => {
+      const sizes = (await appRows(page)).filter(
+        (row) => row.message.method === 'ui/notifications/size-changed',
+      )
+      const message = sizes.at(-1)?.message as { params?: { height?: number } } | undefined
+      return message?.params?.height
+    }
+    await expect.poll(lastHeight).toBeGreaterThan(0)
+    const frameHeight = () =>
+      section
+        .locator('iframe.app-frame')
+        .evaluate((frame) => (frame as { style: { height: string } }).style.height)
+    await expect
+      .poll(async () => [await frameHeight(), await lastHeight()])
+      .toSatisfy(
+        ([shown, reported]) => shown === `${Math.min(Math.max(Math.ceil(Number(reported)), 80), 2000)}px`,
+      )
+    // The outer frame may keep its origin; the view's own frame is sandboxed to scripts alone.
+    expect(await section.locator('iframe.app-frame').getAttribute('sandbox')).toBe(
+      'allow-scripts allow-same-origin',
+    )
+    const proxyFrame = page.frames().find((frame) => frame.url().includes('/proxy?'))
+    expect(await proxyFrame?.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts')
     // On the page's timeline, marked as the view's, and paired with its answer.
     const initialize = page
       .getByRole('region', { name: 'Timeline' })
@@ -240,6 +265,25 @@ describe('MCP Apps in the workspace', () => {
     expect(csp).toMatch(/frame-ancestors http:\/\/127\.0\.0\.1:\d+ http:\/\/127\.0\.0\.1:\d+ /)
     const proxyHeaders = [...seen].find(([url]) => url.includes('/proxy?'))?.[1]
     expect(proxyHeaders?.['content-security-policy']).toContain(`frame-ancestors http://127.0.0.1:${ui.port}`)
+    // Another Host (DNS rebinding) is refused.
+    const sandbox = new URL(viewUrl as string)
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const asked = request(
+        {
+          host: sandbox.hostname,
+          port: sandbox.port,
+          path: '/proxy',
+          headers: { host: `evil.example:${sandbox.port}` },
+        },
+        (answer) => {
+          answer.resume()
+          resolve(answer.statusCode)
+        },
+      )
+      asked.on('error', reject)
+      asked.end()
+    })
+    expect(status).toBe(403)
     // A second load of the same view is refused: each registration serves one frame.
     expect((await fetch(viewUrl as string)).status).toBe(404)
     // The workspace page may frame the sandbox origin, nothing else.
