@@ -1,5 +1,5 @@
 // The page's side of the ext-apps protocol that needs no component state: the messages' shape,
-// what the workspace's /app/open answers, a tool's view URI, and the ui/initialize result.
+// what the workspace's /app/open answers, and the ui/initialize result (loaded with the view).
 
 import type { Tool } from '../types.ts'
 
@@ -29,13 +29,6 @@ export interface Opened {
 export interface Violation {
   directive: string
   blockedURI: string
-}
-
-/** The `ui://` URI a tool's view is at, if it has one (`_meta.ui.resourceUri`, or the older flat key). */
-export function appUri(tool: Tool): string | undefined {
-  const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined
-  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']
-  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined
 }
 
 /** The ext-apps protocol version answered when the view names none. */

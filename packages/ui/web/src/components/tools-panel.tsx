@@ -8,10 +8,21 @@ import type { Problem } from '../form/fields.tsx'
 import { SchemaForm, startValue } from '../form/schema-form.tsx'
 import { useStore } from '../store.ts'
 import type { ServerView, Tool } from '../types.ts'
-import { appUri } from './app-host.ts'
-import { AppView } from './app-view.tsx'
+import { appUri } from './app-uri.ts'
 import { CopyCommand } from './copy-command.tsx'
 import { ToolResult } from './result-view.tsx'
+
+type AppViewType = typeof import('./app-view.tsx').AppView
+
+/** The app view's code, loaded the first time a tool with a view is called (not in the first script). */
+function useAppView(wanted: boolean): AppViewType | undefined {
+  const [view, setView] = useState<AppViewType>()
+  useEffect(() => {
+    if (wanted && view === undefined)
+      void import('./app-view.tsx').then((module) => setView(() => module.AppView))
+  }, [wanted, view])
+  return view
+}
 
 function ToolForm({
   server,
@@ -31,6 +42,7 @@ function ToolForm({
   const [outcome, setOutcome] = useState<Record<string, unknown>>()
   const [command, setCommand] = useState<string>()
   const [calls, setCalls] = useState(0)
+  const AppView = useAppView(outcome?.ok === true && appUri(tool) !== undefined)
   const store = useStore()
   const checkTimer = useRef<number | undefined>(undefined)
 
@@ -136,7 +148,7 @@ function ToolForm({
       )}
       <CopyCommand command={command} />
       {outcome && <ToolResult outcome={outcome} onOpenLink={onOpenLink} />}
-      {outcome?.ok === true && appUri(tool) !== undefined && (
+      {outcome?.ok === true && AppView !== undefined && appUri(tool) !== undefined && (
         <AppView
           key={calls}
           server={server}
