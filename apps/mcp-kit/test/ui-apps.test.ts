@@ -5,9 +5,10 @@
 // a tool through the workspace's session, and a fetch its policy does not allow is blocked and
 // shown as a CSP violation; every ui/* message is on the timeline.
 
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath } from './helpers.js'
 import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
 
+const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
 const registry = fileURLToPath(new URL('./fixtures/apps-registry.mjs', import.meta.url))
 const appsServer = `node ${binPath} serve --stdio ${registry}`
 // The ext-apps project's own example (npm @modelcontextprotocol/server-basic-vanillajs).
@@ -233,6 +235,10 @@ describe('MCP Apps in the workspace', () => {
     await expect
       .poll(() => section.getByTestId('csp-violations').textContent())
       .toContain('CSP blocked connect-src: https://blocked.invalid/exfiltrate')
+    if (screenshots !== undefined) {
+      mkdirSync(screenshots, { recursive: true })
+      await section.screenshot({ path: join(screenshots, 'app.png') })
+    }
     const methods = (await appRows(page)).map((row) => `${row.direction} ${row.message.method ?? 'answer'}`)
     expect(methods).toEqual(
       expect.arrayContaining([

@@ -173,6 +173,7 @@ export function AppView({
     return () => window.removeEventListener('message', listener)
   }, [opened, server.id, tool, input, result])
 
+  const idBase = `app-${server.id}-${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`
   if (opened === undefined) return <p class="muted">Opening the app view…</p>
   if (!opened.ok)
     return (
@@ -228,15 +229,17 @@ export function AppView({
         />
       )}
       {closed && <p class="muted">The view was closed.</p>}
+      {messages.length > 0 && <h5 id={`${idBase}-messages`}>Messages from the view</h5>}
       {messages.length > 0 && (
-        <ul aria-label="Messages from the view" data-testid="app-messages">
+        <ul aria-labelledby={`${idBase}-messages`} data-testid="app-messages">
           {messages.map((text, index) => (
             <li key={index}>{text}</li>
           ))}
         </ul>
       )}
+      {violations.length > 0 && <h5 id={`${idBase}-violations`}>Blocked by the view's CSP</h5>}
       {violations.length > 0 && (
-        <ul class="violations" aria-label="Blocked by the view's CSP" data-testid="csp-violations">
+        <ul class="violations" aria-labelledby={`${idBase}-violations`} data-testid="csp-violations">
           {violations.map((violation, index) => (
             <li key={index}>
               CSP blocked {violation.directive}: <code>{violation.blockedURI}</code>
