@@ -3,6 +3,7 @@
 
 import { ClientError } from '@mcp-kit/client'
 import { describe, expect, it } from 'vitest'
+import { withReporter } from '../src/commands/ui/app-sandbox.js'
 import { shellWord } from '../src/commands/ui/cli-equivalent.js'
 import { createEventHub } from '../src/commands/ui/events.js'
 import { explainFailure } from '../src/commands/ui/failure.js'
@@ -155,5 +156,21 @@ describe('MCP App messages on the timeline', () => {
       'app',
     ])
     hub.close()
+  })
+})
+
+describe('the sandbox', () => {
+  it("puts its CSP-violation reporter first in the view's head, after the doctype when there is no head", () => {
+    const reporter = /^<script>\(function\(\)\{.*securitypolicyviolation.*mcp-kit\/csp-violation.*<\/script>/
+    const withHead = withReporter(
+      '<!doctype html><html><head lang="x"><title>t</title></head><body></body></html>',
+    )
+    expect(withHead.startsWith('<!doctype html><html><head lang="x"><script>')).toBe(true)
+    expect(withHead.slice(withHead.indexOf('<script>'))).toMatch(reporter)
+    expect(withHead).toContain('</script><title>t</title>')
+    const bare = withReporter('<!DOCTYPE html><p>hi</p>')
+    expect(bare.startsWith('<!DOCTYPE html><script>')).toBe(true)
+    expect(bare.endsWith('</script><p>hi</p>')).toBe(true)
+    expect(withReporter('<p>hi</p>')).toMatch(reporter)
   })
 })
