@@ -3,6 +3,7 @@
 
 import { ClientError } from '@mcp-kit/client'
 import { describe, expect, it } from 'vitest'
+import { withReporter } from '../src/commands/ui/app-sandbox.js'
 import { shellWord } from '../src/commands/ui/cli-equivalent.js'
 import { createEventHub } from '../src/commands/ui/events.js'
 import { explainFailure } from '../src/commands/ui/failure.js'
@@ -134,5 +135,42 @@ describe('the timeline', () => {
       .map((line) => JSON.parse(line) as { kind: string })
     expect(exported.map((entry) => entry.kind)).toEqual(['message', 'message', 'message', 'tool_call'])
     hub.close()
+  })
+})
+
+describe('MCP App messages on the timeline', () => {
+  it('are rows of their own channel, exported with it and read back with it', () => {
+    const hub = createEventHub()
+    const timeline = createTimeline(hub)
+    timeline.record('s1', 'node s.js', 'sent', { jsonrpc: '2.0', id: 1, method: 'tools/call' })
+    timeline.record('s1', 'node s.js', 'received', { jsonrpc: '2.0', id: 1, method: 'ui/initialize' }, 'app')
+    expect(timeline.rows().map((row) => ('channel' in row ? row.channel : undefined))).toEqual([
+      undefined,
+      'app',
+    ])
+    const exported = timeline.exportTrace()
+    const again = createTimeline(hub)
+    again.importTrace(exported, 'file')
+    expect(again.rows().map((row) => ('channel' in row ? row.channel : undefined))).toEqual([
+      undefined,
+      'app',
+    ])
+    hub.close()
+  })
+})
+
+describe('the sandbox', () => {
+  it("puts its CSP-violation reporter first in the view's head, after the doctype when there is no head", () => {
+    const reporter = /^<script>\(function\(\)\{.*securitypolicyviolation.*mcp-kit\/csp-violation.*<\/script>/
+    const withHead = withReporter(
+      '<!doctype html><html><head lang="x"><title>t</title></head><body></body></html>',
+    )
+    expect(withHead.startsWith('<!doctype html><html><head lang="x"><script>')).toBe(true)
+    expect(withHead.slice(withHead.indexOf('<script>'))).toMatch(reporter)
+    expect(withHead).toContain('</script><title>t</title>')
+    const bare = withReporter('<!DOCTYPE html><p>hi</p>')
+    expect(bare.startsWith('<!DOCTYPE html><script>')).toBe(true)
+    expect(bare.endsWith('</script><p>hi</p>')).toBe(true)
+    expect(withReporter('<p>hi</p>')).toMatch(reporter)
   })
 })

@@ -44,6 +44,11 @@ export type {
 } from './registry/registry.js'
 export { createToolRegistry, isToolRegistry } from './registry/registry.js'
 
+// MCP Apps (io.modelcontextprotocol/ui): a tool's HTML view as a ui:// resource, with its CSP
+
+export type { AppCsp, AppDefinition, AppPermissions, AppVisibility, DefinedApp } from './registry/app.js'
+export { defineApp } from './registry/app.js'
+
 // Handler context: cancellation, progress, logging, sampling, elicitation
 
 export type {

@@ -12,6 +12,7 @@ test('the public runtime exports are exactly these', () => {
     'createProtocolServer',
     'createRuntime',
     'createToolRegistry',
+    'defineApp',
     'isToolRegistry',
     'memoryStore',
     'memoryTaskStore',

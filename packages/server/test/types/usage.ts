@@ -6,6 +6,8 @@ import {
   createHttpHandler,
   createRuntime,
   createToolRegistry,
+  type DefinedApp,
+  defineApp,
   type HttpServerOptions,
   type JsonSchema,
   type MessageTransport,
@@ -70,3 +72,20 @@ console.log(server.url, handler.stats(), result.structuredContent)
 declare const transport: MessageTransport
 const stdio = serveStdio(registry, { signal: undefined, name: undefined })
 console.log(transport.sessionId, stdio)
+
+// An MCP App: the view's URI must be ui://, the CSP's keys and the permissions are the spec's.
+const app: DefinedApp = defineApp({
+  uri: 'ui://clock/view',
+  name: 'Clock',
+  html: () => '<p>tick</p>',
+  csp: { connectDomains: ['https://api.example.com'], resourceDomains: undefined },
+  permissions: { clipboardWrite: {} },
+  visibility: ['app'],
+})
+registry.resource(app.resource).tool({ name: 'clock', _meta: app.toolMeta, handler: () => 'noon' })
+// @ts-expect-error: an app's view is a ui:// resource
+defineApp({ uri: 'https://example.com/view', name: 'x', html: '' })
+// @ts-expect-error: scriptDomains is no CSP key of the spec
+defineApp({ uri: 'ui://x', name: 'x', html: '', csp: { scriptDomains: [] } })
+// @ts-expect-error: usb is no permission of the spec
+defineApp({ uri: 'ui://x', name: 'x', html: '', permissions: { usb: {} } })

@@ -42,6 +42,7 @@ export interface Tool {
   inputSchema?: Schema
   outputSchema?: Schema
   annotations?: Record<string, unknown>
+  _meta?: Record<string, unknown>
 }
 
 export interface Resource {
@@ -90,6 +91,8 @@ export interface MessageRow {
   ts: number
   direction: 'sent' | 'received'
   message: Record<string, unknown>
+  /** `app`: between the page and an MCP App view (`sent`: to the view). */
+  channel?: 'app'
 }
 
 export interface CallRow {

@@ -1,6 +1,7 @@
 // The JSON document `mcp-kit inspect --format json` prints: one stable shape for scripts.
 
 import type { Prompt, Resource, ResourceTemplate, Session, Tool } from '@mcp-kit/client'
+import type { AppEntry } from '../../apps/collect-apps.js'
 
 export interface InspectDocument {
   reference: string
@@ -25,6 +26,8 @@ export interface InspectDocument {
   resourceTemplates: ResourceTemplate[]
   prompts: Prompt[]
   errors?: Array<{ list: string; code: string; message: string }>
+  /** MCP Apps: tools with a `ui://` view, its CSP, permissions and an audit (only when there are some). */
+  apps?: AppEntry[]
 }
 
 type ListName = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
@@ -104,5 +107,8 @@ export async function collectInspectDocument(
   if (session.cacheHints.size > 0) document.cacheHints = Object.fromEntries(session.cacheHints)
   if (session.instructions) document.instructions = session.instructions
   if (errors.length > 0) document.errors = errors
+  const { collectApps } = await import('../../apps/collect-apps.js')
+  const apps = await collectApps(session, tools)
+  if (apps.length > 0) document.apps = apps
   return document
 }

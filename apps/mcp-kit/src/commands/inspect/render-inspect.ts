@@ -5,6 +5,7 @@
 import { clip, sanitizeLine, sanitizeText } from '../../output/sanitize.js'
 import type { Style } from '../../output/style.js'
 import type { InspectDocument } from './inspect-document.js'
+import { renderApps } from './render-apps.js'
 
 type Schema = Record<string, unknown>
 
@@ -170,6 +171,7 @@ export function renderInspect(document: InspectDocument, style: Style): string {
     ])
     lines.push(...table(rows, '      ', [style.bold, (text) => text, style.dim]))
   }
+  if (document.apps !== undefined) lines.push('', ...renderApps(document.apps, style))
   for (const error of document.errors ?? [])
     lines.push('', `Could not list ${error.list}: ${sanitizeText(error.message)}`)
   return `${lines.join('\n')}\n`

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../cli/errors.js'
 import { splitWords } from '../shell/shell-words.js'
+import { callFromView, openAppView, recordAppMessage } from './app-views.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
 import { changeCheck, listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
 import { driftView, updateProfile } from './drift.js'
@@ -135,6 +136,19 @@ const routes: Record<string, Handler> = {
   'GET /api/servers/:id/gateway-status': async ({ workspace, entry }) =>
     gatewayStatus(entry as ServerEntry, workspace.args),
   'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
+  'POST /api/servers/:id/app/open': async ({ workspace, entry, body }) =>
+    openAppView(
+      entry as ServerEntry,
+      workspace,
+      text(body.tool, 'tool'),
+      text(body.hostOrigin, 'hostOrigin'),
+    ),
+  'POST /api/servers/:id/app/call': async ({ entry, body }) =>
+    callFromView(entry as ServerEntry, text(body.name, 'name'), record(body.arguments)),
+  'POST /api/servers/:id/app/record': async ({ workspace, entry, body }) => {
+    recordAppMessage(entry as ServerEntry, workspace, body.direction, body.message)
+    return { recorded: true }
+  },
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
     const question = workspace.questions.pending().find((each) => each.id === id)
     const answer = record(body.answer)

@@ -15,10 +15,23 @@ export interface UiServerOptions {
   hosts: readonly string[]
 }
 
+/** The page's CSP with the app sandbox's origin allowed as a frame (views run there). */
+function pageHeaders(sandboxOrigin: string | undefined): Record<string, string> {
+  const csp = securityHeaders['content-security-policy'] as string
+  if (sandboxOrigin === undefined) return {}
+  return {
+    'content-security-policy': csp.replace(
+      "object-src 'none'",
+      `frame-src ${sandboxOrigin}; object-src 'none'`,
+    ),
+  }
+}
+
 /** A server whose guards know its port once it listens (port 0 picks a free one). */
 export function createUiServer(options: UiServerOptions): Server {
   const guard: GuardOptions = { token: options.token, hosts: options.hosts, port: 0 }
   const server = createServer((request, response) => {
+    const page = pageHeaders(options.workspace.sandbox?.origin)
     const url = new URL(request.url ?? '/', 'http://localhost')
     const admission = admit(request, url, guard)
     if (admission.ok === 'login') {
@@ -26,6 +39,7 @@ export function createUiServer(options: UiServerOptions): Server {
       if (
         url.pathname !== '/' ||
         !options.files.serve(request, response, '/', {
+          ...page,
           'set-cookie': tokenCookie(guard),
           'cache-control': 'no-store',
         })
@@ -48,7 +62,7 @@ export function createUiServer(options: UiServerOptions): Server {
       return
     }
     const method = request.method ?? 'GET'
-    if ((method === 'GET' || method === 'HEAD') && options.files.serve(request, response, url.pathname))
+    if ((method === 'GET' || method === 'HEAD') && options.files.serve(request, response, url.pathname, page))
       return
     response.writeHead(404, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' })
     response.end('not found\n')

@@ -86,6 +86,12 @@ export async function runUi(args: UiArguments, io: Io): Promise<number> {
   })
   const { port } = server.address() as AddressInfo
   const url = `http://${exposed ? hostName : '127.0.0.1'}:${port}/?token=${token}`
+  // MCP App views run on another origin: a second listener, framed only by this workspace's pages.
+  const { startAppSandbox } = await import('./app-sandbox.js')
+  workspace.sandbox = await startAppSandbox(
+    exposed ? args.host : '127.0.0.1',
+    [...loopback, hostName].map((host) => `http://${host}:${port}`),
+  )
   await write(io.stdout, `${url}\n`)
   if (!args.quiet) io.stderr.write(`mcp-kit: the workspace is at ${url} (Ctrl-C ends it)\n`)
   if (args.open !== false) openBrowser(url, io.env)

@@ -14,6 +14,8 @@ export interface MessageRow {
   ts: number
   direction: 'sent' | 'received'
   message: unknown
+  /** `app`: a ui/* message between the page and an MCP App view (`sent`: to the view). */
+  channel?: 'app'
 }
 
 /** A per-call entry of a plain `--trace` file (no messages recorded): one row of its own. */
@@ -35,7 +37,13 @@ const largestKept = 256 * 1024
 
 export interface Timeline {
   rows(): TimelineRow[]
-  record(serverId: string, server: string, direction: 'sent' | 'received', message: unknown): void
+  record(
+    serverId: string,
+    server: string,
+    direction: 'sent' | 'received',
+    message: unknown,
+    channel?: 'app',
+  ): void
   /** Reads an NDJSON trace: rows under a new source id; lines that are no entry are counted. */
   importTrace(text: string, name: string): { source: string; rows: number; skipped: number }
   /** The kept rows as trace NDJSON (`kind: "message"` and per-call entries). */
@@ -68,7 +76,7 @@ export function createTimeline(hub: EventHub): Timeline {
   }
   return {
     rows: () => [...kept],
-    record(serverId, server, direction, message) {
+    record(serverId, server, direction, message, channel) {
       const kept = keepable(message)
       const row: MessageRow = {
         seq: seq++,
@@ -77,6 +85,7 @@ export function createTimeline(hub: EventHub): Timeline {
         ts: Date.now(),
         direction,
         message: kept.message,
+        ...(channel === undefined ? {} : { channel }),
       }
       add(row, kept.size)
       hub.publish({ type: 'message', row })
@@ -101,8 +110,17 @@ export function createTimeline(hub: EventHub): Timeline {
         const server = typeof entry.server === 'string' ? entry.server : name
         if (entry.kind === 'message' && (entry.direction === 'sent' || entry.direction === 'received')) {
           const { message, size } = keepable(entry.message)
+          const channel = entry.channel === 'app' ? { channel: 'app' as const } : {}
           add(
-            { seq: seq++, serverId: source, server, ts: entry.ts_ms, direction: entry.direction, message },
+            {
+              seq: seq++,
+              serverId: source,
+              server,
+              ts: entry.ts_ms,
+              direction: entry.direction,
+              message,
+              ...channel,
+            },
             size,
           )
         } else if (typeof entry.kind === 'string') {
@@ -125,6 +143,7 @@ export function createTimeline(hub: EventHub): Timeline {
                 kind: 'message',
                 direction: row.direction,
                 server: row.server,
+                ...(row.channel === undefined ? {} : { channel: row.channel }),
                 message: row.message,
               })
             : JSON.stringify(row.call),

@@ -6,6 +6,7 @@ import type { Io } from '../../cli/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { appVariables } from '../../session/reference.js'
 import type { CollectionsPlace } from './collections.js'
+import type { AppSandbox } from './app-sandbox.js'
 import { createEventHub, type EventHub } from './events.js'
 import { createQuestionBoard, type QuestionBoard } from './questions.js'
 import { ServerEntry, type ServerSource } from './server-entry.js'
@@ -21,6 +22,8 @@ export interface Workspace {
   readonly openBrowser: boolean
   /** Where the page's collection files are listed, saved and run from (`--collections`). */
   readonly collections: CollectionsPlace
+  /** Where MCP App views run: another origin (set once `mcp-kit ui` listens). */
+  sandbox?: AppSandbox | undefined
   servers(): ServerEntry[]
   get(id: string): ServerEntry | undefined
   /** Adds a server and starts connecting it (the promise settles when it is connected or failed). */
@@ -96,6 +99,7 @@ export function createWorkspace(
       for (const controller of running.values()) controller.abort()
       // One after another: with --record, each server's calls are added to the same file as it closes.
       for (const entry of entries.values()) await entry.close(false)
+      await workspace.sandbox?.close()
       hub.close()
     },
   }

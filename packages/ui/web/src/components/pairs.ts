@@ -26,6 +26,8 @@ export interface Pair {
   response?: unknown
   error: boolean
   hop?: Hop
+  /** Between the page and an MCP App view, not the server. */
+  app?: boolean
 }
 
 type Message = Record<string, unknown>
@@ -64,6 +66,9 @@ export function pairRows(rows: readonly TimelineRow[]): Pair[] {
       continue
     }
     const message = (row.message ?? {}) as Message
+    // A view's ids are its own: its messages pair apart from the server's.
+    const channel = row.channel === 'app' ? 'app|' : ''
+    const app = row.channel === 'app' ? { app: true } : {}
     const method = typeof message.method === 'string' ? message.method : undefined
     const hasId = message.id !== undefined && message.id !== null
     if (method !== undefined && hasId) {
@@ -77,8 +82,9 @@ export function pairRows(rows: readonly TimelineRow[]): Pair[] {
         start: row.ts,
         request: message,
         error: false,
+        ...app,
       }
-      open.set(`${row.serverId}|${row.direction}|${String(message.id)}`, pair)
+      open.set(`${channel}${row.serverId}|${row.direction}|${String(message.id)}`, pair)
       pairs.push(pair)
     } else if (method !== undefined) {
       pairs.push({
@@ -91,10 +97,11 @@ export function pairRows(rows: readonly TimelineRow[]): Pair[] {
         start: row.ts,
         request: message,
         error: false,
+        ...app,
       })
     } else if (hasId) {
       const asked = row.direction === 'received' ? 'sent' : 'received'
-      const key = `${row.serverId}|${asked}|${String(message.id)}`
+      const key = `${channel}${row.serverId}|${asked}|${String(message.id)}`
       const pair = open.get(key)
       if (pair === undefined) continue
       open.delete(key)

@@ -123,7 +123,10 @@ export function TimelinePanel() {
               aria-expanded={open === pair.key}
               onClick={() => setOpen(open === pair.key ? undefined : pair.key)}
             >
-              <span class="who">{label(pair.serverId)}</span>
+              <span class="who">
+                {label(pair.serverId)}
+                {pair.app ? ' ⇄ view' : ''}
+              </span>
               <span class="arrow">
                 {pair.kind === 'server-request' ? '←' : pair.kind === 'notification' ? '•' : '→'}
               </span>

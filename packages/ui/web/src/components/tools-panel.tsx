@@ -8,9 +8,22 @@ import type { Problem } from '../form/fields.tsx'
 import { SchemaForm, startValue } from '../form/schema-form.tsx'
 import { useStore } from '../store.ts'
 import type { ServerView, Tool } from '../types.ts'
+import { appUri } from './app-uri.ts'
 import { CopyCommand } from './copy-command.tsx'
 import { ToolResult } from './result-view.tsx'
 import { SaveCall } from './save-call.tsx'
+
+type AppViewType = typeof import('./app-view.tsx').AppView
+
+/** The app view's code, loaded the first time a tool with a view is called (not in the first script). */
+function useAppView(wanted: boolean): AppViewType | undefined {
+  const [view, setView] = useState<AppViewType>()
+  useEffect(() => {
+    if (wanted && view === undefined)
+      void import('./app-view.tsx').then((module) => setView(() => module.AppView))
+  }, [wanted, view])
+  return view
+}
 
 function ToolForm({
   server,
@@ -29,6 +42,8 @@ function ToolForm({
   const [callId, setCallId] = useState<string>()
   const [outcome, setOutcome] = useState<Record<string, unknown>>()
   const [command, setCommand] = useState<string>()
+  const [calls, setCalls] = useState(0)
+  const AppView = useAppView(outcome?.ok === true && appUri(tool) !== undefined)
   const store = useStore()
   const checkTimer = useRef<number | undefined>(undefined)
 
@@ -60,6 +75,7 @@ function ToolForm({
     const id = newCallId()
     setCallId(id)
     setOutcome(undefined)
+    setCalls((count) => count + 1)
     try {
       setOutcome(
         await api('POST', `/api/servers/${server.id}/call`, { tool: tool.name, callId: id, json: value }),
@@ -134,6 +150,15 @@ function ToolForm({
       <CopyCommand command={command} />
       <SaveCall serverId={server.id} tool={tool.name} value={value} idPrefix={formId} />
       {outcome && <ToolResult outcome={outcome} onOpenLink={onOpenLink} />}
+      {outcome?.ok === true && AppView !== undefined && appUri(tool) !== undefined && (
+        <AppView
+          key={calls}
+          server={server}
+          tool={tool}
+          input={(outcome.arguments ?? {}) as Record<string, unknown>}
+          result={outcome.result}
+        />
+      )}
     </form>
   )
 }
@@ -157,6 +182,7 @@ export function ToolsPanel({
             <button type="button" aria-current={each.name === chosen} onClick={() => setChosen(each.name)}>
               <span class="name">{each.name}</span>
               {each.title && <span class="muted"> {each.title}</span>}
+              {appUri(each) !== undefined && <span class="badge"> app</span>}
             </button>
           </li>
         ))}
