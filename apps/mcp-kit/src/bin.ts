@@ -21,21 +21,21 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else if (argv[0] === '__daemon') {
   // The warm-session daemon, started by the first --keep-alive command.
   const { runDaemon } = await import('./warm/daemon.js')
-  await runDaemon()
+  await runDaemon(() => import('./cli/main.js'))
 } else if (keepAliveRequested(argv)) {
   // A warm call: the daemon runs the command; this process only relays (warm/warm-client.ts).
   const [{ runWarm }, { processIo }, { interruptSignal }] = await Promise.all([
     import('./warm/warm-client.js'),
-    import('./cli/io.js'),
-    import('./cli/process-signals.js'),
+    import('./base/io.js'),
+    import('./base/process-signals.js'),
   ])
   process.exitCode = await runWarm(argv, processIo(interruptSignal()))
 } else if (profileCommand(argv) && !argv.some((arg) => arg.startsWith('--keep-alive'))) {
   // A profile may keep its server alive: a running daemon knows, and runs the command if so.
   const [{ tryWarmProfile }, { processIo }, { interruptSignal }] = await Promise.all([
     import('./warm/warm-client.js'),
-    import('./cli/io.js'),
-    import('./cli/process-signals.js'),
+    import('./base/io.js'),
+    import('./base/process-signals.js'),
   ])
   const io = processIo(interruptSignal())
   const outcome = await tryWarmProfile(argv, io, argv[1] as string)

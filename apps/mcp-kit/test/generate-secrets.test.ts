@@ -5,7 +5,7 @@
 
 import type { StdioServerSpec } from '@mcp-kit/client'
 import { describe, expect, it } from 'vitest'
-import type { Io } from '../src/cli/io.js'
+import type { Io } from '../src/base/io.js'
 import { moduleServer } from '../src/commands/generate/module-server.js'
 import type { GenerateArguments } from '../src/commands/generate/run-generate.js'
 import { resolveTarget } from '../src/session/reference.js'

@@ -2,8 +2,8 @@
 // the servers it started are gone afterwards.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { processRunning } from '@mcp-kit/client/internal'
@@ -63,6 +63,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
  * test saves land there and nowhere else.
  */
 export function runCliAtHome(home: string, cwd: string, args: string[], options: CliOptions = {}) {
+  shareNpmCache(home)
   return runCli(args, {
     cwd,
     ...options,
@@ -74,6 +75,23 @@ export function runCliAtHome(home: string, cwd: string, args: string[], options:
       ...options.env,
     },
   })
+}
+
+/**
+ * The user's npm cache seen from a test's home (`home/.npm`, a link): npx, which the servers of
+ * the registry and npx tests are launched with, reads its cache from $HOME; an empty one would
+ * mean downloading each package and its dependencies again, slower on a loaded machine than
+ * the CLI's 30 s --connect-timeout.
+ */
+function shareNpmCache(home: string): void {
+  const link = join(home, '.npm')
+  const cache = process.env.npm_config_cache ?? join(homedir(), '.npm')
+  if (existsSync(link) || !existsSync(cache)) return
+  try {
+    symlinkSync(cache, link, 'dir')
+  } catch {
+    // Made by a test running beside this one, or not possible here: npx then fetches again.
+  }
 }
 
 /** NDJSON stdout as values. */

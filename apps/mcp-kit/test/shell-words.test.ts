@@ -3,7 +3,7 @@
 
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { splitWords } from '../src/commands/shell/shell-words.js'
+import { splitWords } from '../src/base/shell-words.js'
 
 /** How a shell user may quote a word: single quotes, double quotes, or backslashes. */
 function quote(word: string, style: 'single' | 'double' | 'backslash'): string {

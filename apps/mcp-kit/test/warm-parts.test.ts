@@ -4,7 +4,7 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseDuration } from '../src/cli/duration.js'
+import { parseDuration } from '../src/base/duration.js'
 import { CallSlots } from '../src/warm/call-slots.js'
 import { createFrameReader, encodeFrame } from '../src/warm/frames.js'
 import { launchKey } from '../src/warm/launch-key.js'

@@ -6,10 +6,10 @@
 
 import type { ProfileTool } from '@mcp-kit/profiles'
 import type { Argv } from 'yargs'
+import type { Io } from '../base/io.js'
 import type { Shell } from '../commands/completion/scripts.js'
 import { sanitizeLine } from '../output/sanitize.js'
 import { profileOptions } from '../session/reference.js'
-import type { Io } from './io.js'
 
 // Type-only: the module itself loads when a completion is asked for.
 type ArgumentNames = typeof import('../session/argument-names.js')

@@ -4,12 +4,12 @@
 
 import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
-import { CliError, isKitError } from './errors.js'
-import { exitCodes } from './exit-codes.js'
-import { type Io, processIo, write } from './io.js'
+import { CliError, isKitError } from '../base/errors.js'
+import { exitCodes } from '../base/exit-codes.js'
+import { type Io, processIo, write } from '../base/io.js'
+import { interruptSignal } from '../base/process-signals.js'
+import { reportError } from '../output/report-error.js'
 import { plainInspect } from './plain-inspect.js'
-import { interruptSignal } from './process-signals.js'
-import { reportError } from './report-error.js'
 
 let knownVersion: string | undefined
 

@@ -2,7 +2,7 @@
 // with --verbose, warnings unless --quiet. Everything here passes the sanitizer: stderr is a
 // terminal more often than not, even when stdout is JSON for a script.
 
-import type { Io } from '../cli/io.js'
+import type { Io } from '../base/io.js'
 import { inFlagTerms } from './flag-wording.js'
 import { sanitizeLine, sanitizeText } from './sanitize.js'
 

@@ -2,7 +2,7 @@
 // never with --quiet, and always cleared before anything else is written. Its text carries
 // server progress messages, so it is sanitized and clipped to the terminal's width.
 
-import type { Io } from '../cli/io.js'
+import type { Io } from '../base/io.js'
 import { clip } from './sanitize.js'
 
 export interface Status {

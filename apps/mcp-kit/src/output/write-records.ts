@@ -2,7 +2,7 @@
 // files; on a terminal, the characters JSON leaves raw that a terminal would act on (C1
 // controls, bidi overrides) are written as \u escapes: the same value, read back by JSON.parse.
 
-import { type Io, write } from '../cli/io.js'
+import { type Io, write } from '../base/io.js'
 import type { Record_ } from './records.js'
 import { jsonForTerminal } from './sanitize.js'
 

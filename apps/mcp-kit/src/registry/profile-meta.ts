@@ -7,7 +7,7 @@
 // with the same ones.
 
 import type { ProfileMeta, RegistryInput, RegistryResolution } from '@mcp-kit/profiles'
-import type { Io } from '../cli/io.js'
+import type { Io } from '../base/io.js'
 
 /** What a profile's `registry` says (`_meta.json`). */
 export interface RegistryRecord {

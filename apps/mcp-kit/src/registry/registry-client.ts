@@ -4,8 +4,8 @@
 // command line) and $MCP_KIT_REGISTRY_TOKEN as a bearer token; answers kept in the CLI's cache.
 
 import type { RegistryClient } from '@mcp-kit/registry'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
+import { CliError } from '../base/errors.js'
+import type { Io } from '../base/io.js'
 import type { RegistryArguments } from './registry-flags.js'
 
 export async function registryHeaders(args: RegistryArguments, io: Io): Promise<Record<string, string>> {

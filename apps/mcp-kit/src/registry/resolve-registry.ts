@@ -15,12 +15,12 @@ import type {
   RegistryResolver,
   RegistryServer,
 } from '@mcp-kit/profiles'
-import { CliError, isKitError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
-import { openTerminalPrompt } from '../cli/terminal-prompt.js'
+import { CliError, isKitError } from '../base/errors.js'
+import { type InputArguments, parseInputFlags } from '../base/input-flags.js'
+import type { Io } from '../base/io.js'
+import { openTerminalPrompt } from '../base/terminal-prompt.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { sanitizeLine } from '../output/sanitize.js'
-import { type InputArguments, parseInputFlags } from '../session/input-handler.js'
 import { registryClient } from './registry-client.js'
 import type { RegistryArguments } from './registry-flags.js'
 

@@ -3,8 +3,8 @@
 // and --verbose lines saying who answered and what the server asked that mcp-kit does not do.
 
 import type { InputContext, SamplingRequest, SamplingResult } from '@mcp-kit/client'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
+import { CliError } from '../base/errors.js'
+import type { Io } from '../base/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { sanitizeLine } from '../output/sanitize.js'
 import { commandSampler } from './command-sampler.js'

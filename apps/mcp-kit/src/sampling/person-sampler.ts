@@ -6,8 +6,8 @@
 // terminal of the command that asked.
 
 import type { InputContext, SamplingRequest, SamplingResult } from '@mcp-kit/client'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
+import { CliError } from '../base/errors.js'
+import type { Io } from '../base/io.js'
 import { clip, sanitizeLine, sanitizeText } from '../output/sanitize.js'
 import { parseAnswer } from './sampling-answer.js'
 

@@ -5,7 +5,7 @@
 // the answerer did not heed are applied here: the text ends before the first one.
 
 import type { SamplingRequest, SamplingResult } from '@mcp-kit/client'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../base/errors.js'
 
 type Block = Record<string, unknown>
 

@@ -4,8 +4,8 @@
 // error naming its file, never a failure in the middle of a call.
 
 import type { Profile, ProfileSampling } from '@mcp-kit/profiles'
-import { CliError } from '../cli/errors.js'
-import { splitWords } from '../commands/shell/shell-words.js'
+import { CliError } from '../base/errors.js'
+import { splitWords } from '../base/shell-words.js'
 import type { SamplingArguments } from './sampling-flags.js'
 
 export type SamplingChoice =

@@ -3,7 +3,7 @@
 // are coerced to the types the inputSchema asks for; validation lists every problem.
 
 import type { QueryArguments } from '@mcp-kit/profiles'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../base/errors.js'
 
 /**
  * Parses trailing `key=value` words; repeated keys make lists. `arg:key=value` is the same (the

@@ -3,7 +3,7 @@
 // to Tab and checked as they are typed; and the list of fields an `input_required` message gives
 // when there is no terminal to ask on.
 
-import type { Io } from '../cli/io.js'
+import type { Io } from '../base/io.js'
 import { clip, sanitizeLine } from '../output/sanitize.js'
 import {
   type Choice,

@@ -9,52 +9,21 @@
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ElicitRequestParams, ElicitResult, InputHandler } from '@mcp-kit/client'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
-import { openTerminalPrompt } from '../cli/terminal-prompt.js'
+import { type InputArguments, parseInputFlags } from '../base/input-flags.js'
+import type { Io } from '../base/io.js'
+import { openTerminalPrompt } from '../base/terminal-prompt.js'
 import { sanitizeLine } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
 import type { Sample } from '../sampling/create-sampler.js'
 import type { SamplingChoice } from '../sampling/sampling-choice.js'
 import { type Ask, askField, describeFormField, valueForTitle } from './form-fields.js'
 
-export interface InputArguments {
-  input?: string[]
-  'input-json'?: string
-  root?: string[]
-  verbose?: boolean
-  quiet?: boolean
-}
+export type { InputArguments }
 
 type Schema = Record<string, unknown>
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** --input-json (typed values) and --input name=value (strings), checked up front (exit 2). */
-export function parseInputFlags(args: InputArguments): {
-  json: Record<string, unknown>
-  strings: Record<string, string>
-} {
-  let json: Record<string, unknown> = {}
-  const strings: Record<string, string> = {}
-  if (args['input-json'] !== undefined) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(args['input-json'])
-    } catch {
-      throw new CliError('usage', '--input-json must be a JSON object, e.g. \'{"confirm": true}\'')
-    }
-    if (!isObject(parsed)) throw new CliError('usage', '--input-json must be a JSON object')
-    json = { ...parsed }
-  }
-  for (const pair of args.input ?? []) {
-    const equals = pair.indexOf('=')
-    if (equals <= 0) throw new CliError('usage', `--input ${JSON.stringify(pair)}: expected name=value`)
-    strings[pair.slice(0, equals)] = pair.slice(equals + 1)
-  }
-  return { json, strings }
 }
 
 /**

@@ -5,16 +5,16 @@ import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import { parseByteSize } from '../cli/byte-size.js'
-import { parseDuration } from '../cli/duration.js'
-import { CliError, isKitError } from '../cli/errors.js'
-import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
-import type { Io } from '../cli/io.js'
-import { recordingTarget } from '../commands/record/record-flag.js'
+import { parseByteSize } from '../base/byte-size.js'
+import { parseDuration } from '../base/duration.js'
+import { CliError, isKitError } from '../base/errors.js'
+import { exitCodeFor, exitCodes } from '../base/exit-codes.js'
+import type { Io } from '../base/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { inFlagTerms } from '../output/flag-wording.js'
 import { sanitizeText } from '../output/sanitize.js'
 import { clearStatus } from '../output/status.js'
+import { recordingTarget } from '../record/record-flag.js'
 import { samplingChoice } from '../sampling/sampling-choice.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
@@ -252,7 +252,7 @@ export async function openSession(
   const recorder =
     recording === undefined
       ? undefined
-      : (await import('../commands/record/session-recorder.js')).startRecording(recording, resolved, args, io)
+      : (await import('../record/session-recorder.js')).startRecording(recording, resolved, args, io)
   if (recorder !== undefined && options.input !== undefined) options.input = recorder.input(options.input)
   try {
     if (keepAliveMs !== undefined && io.warm !== undefined) {

@@ -4,8 +4,8 @@
 
 import { fileURLToPath } from 'node:url'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
+import { CliError } from '../base/errors.js'
+import type { Io } from '../base/io.js'
 import type { RegistryArguments } from '../registry/registry-flags.js'
 
 export const bundledDir = fileURLToPath(new URL('../../bundled', import.meta.url))

@@ -5,7 +5,7 @@
 import type { Tool } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import type { ToolChange } from '@mcp-kit/schema'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../base/errors.js'
 import { sanitizeLine } from '../output/sanitize.js'
 
 export interface SchemaCheckReport {

@@ -3,8 +3,8 @@
 
 import type { Session, Tool } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
-import { CliError } from '../cli/errors.js'
-import type { Io } from '../cli/io.js'
+import { CliError } from '../base/errors.js'
+import type { Io } from '../base/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { parseJsonArguments, parseKeyValues, prepareArguments } from './call-arguments.js'
 import type { ConnectionArguments } from './connection-flags.js'

@@ -14,7 +14,7 @@
 import { appendFileSync, chmodSync, closeSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net'
 import { Readable, Writable } from 'node:stream'
-import type { Io } from '../cli/io.js'
+import type { Io } from '../base/io.js'
 import { createFrameReader, encodeFrame, frameTypes } from './frames.js'
 import { remotePrompts } from './remote-prompt.js'
 import { type RuntimePaths, runtimePaths, statSocket } from './runtime-directory.js'
@@ -89,8 +89,15 @@ function frameWriter(socket: Socket, type: string): Writable {
   })
 }
 
+/**
+ * The CLI's commands, loaded when first needed: the daemon runs each command it is handed with
+ * them. Passed in by the executable (bin.ts), which sits above both, so warm/ imports no command.
+ */
+export type LoadCommands = () => Promise<{ run(argv: string[], io: Io): Promise<number> }>
+
 class Daemon {
   readonly #paths: RuntimePaths
+  readonly #loadCommands: LoadCommands
   readonly #build = buildIdentity()
   readonly #pool: WarmSessionPool
   readonly #server: Server
@@ -101,8 +108,9 @@ class Daemon {
   #exiting = false
   #lingerTimer: NodeJS.Timeout | undefined
 
-  constructor(paths: RuntimePaths) {
+  constructor(paths: RuntimePaths, loadCommands: LoadCommands) {
     this.#paths = paths
+    this.#loadCommands = loadCommands
     this.#pool = new WarmSessionPool({ onChange: () => this.#checkIdle(), log: (line) => this.log(line) })
     this.#server = createServer((socket) => this.#accept(socket))
   }
@@ -242,7 +250,7 @@ class Daemon {
           if (!socket.destroyed) socket.end(encodeFrame(frameTypes.notWarm))
           return
         }
-        const { run } = await import('../cli/main.js')
+        const { run } = await this.#loadCommands()
         code = await run(hello.argv, io)
       } catch (error) {
         this.log(`command failed: ${(error as Error)?.stack ?? String(error)}`)
@@ -326,7 +334,7 @@ class Daemon {
 }
 
 /** The daemon's entry point (`mcp-kit __daemon`). */
-export async function runDaemon(): Promise<void> {
+export async function runDaemon(loadCommands: LoadCommands): Promise<void> {
   let paths: RuntimePaths
   try {
     paths = runtimePaths(process.env)
@@ -336,7 +344,7 @@ export async function runDaemon(): Promise<void> {
     return
   }
   process.title = 'mcp-kit-daemon'
-  const daemon = new Daemon(paths)
+  const daemon = new Daemon(paths, loadCommands)
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => void daemon.shutdown(`got ${signal}`))
   }
@@ -360,5 +368,5 @@ export async function runDaemon(): Promise<void> {
     mode: 0o600,
   })
   // Load the command code now, while the CLI that started the daemon connects.
-  void import('../cli/main.js').catch(() => {})
+  void loadCommands().catch(() => {})
 }

@@ -5,8 +5,8 @@
 
 import type { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
-import type { Io } from '../cli/io.js'
-import type { TerminalPrompt } from '../cli/terminal-prompt.js'
+import type { Io } from '../base/io.js'
+import type { TerminalPrompt } from '../base/terminal-prompt.js'
 import { encodeFrame, frameTypes } from './frames.js'
 
 /** A question as the daemon sends it (`q`), and what the CLI sends back (`a`). */
@@ -107,7 +107,7 @@ export function terminalAnswers(
           send(frameTypes.typed, JSON.stringify({ id: asked.id, ...answer }))
         if (withdrawn.aborted) return reply({ error: 'the question was withdrawn' })
         if (prompt === undefined) {
-          const { openTerminalPrompt } = await import('../cli/terminal-prompt.js')
+          const { openTerminalPrompt } = await import('../base/terminal-prompt.js')
           prompt = openTerminalPrompt({ ...io, signal: AbortSignal.any([io.signal, withdrawn]) })
         }
         if (prompt === undefined) return reply({ error: 'the command has no terminal to ask on' })

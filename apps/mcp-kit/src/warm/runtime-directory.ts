@@ -7,7 +7,7 @@
 import { type BigIntStats, lstatSync, mkdirSync, type Stats } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
-import { CliError } from '../cli/errors.js'
+import { CliError } from '../base/errors.js'
 
 export interface RuntimePaths {
   directory: string

@@ -8,9 +8,9 @@
 import { statSync } from 'node:fs'
 import { connect as netConnect, type Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { isKitError } from '../cli/errors.js'
-import { exitCodeFor, exitCodes } from '../cli/exit-codes.js'
-import type { Io } from '../cli/io.js'
+import { isKitError } from '../base/errors.js'
+import { exitCodeFor, exitCodes } from '../base/exit-codes.js'
+import type { Io } from '../base/io.js'
 import { createFrameReader, encodeFrame, frameTypes } from './frames.js'
 import { terminalAnswers } from './remote-prompt.js'
 import { checkSocket, type RuntimePaths, runtimePaths } from './runtime-directory.js'
@@ -87,7 +87,7 @@ async function startDaemon(env: Readonly<Record<string, string | undefined>>): P
   ;(child.stdio[3] as Socket | null)?.destroy()
   child.unref()
   if (said !== 'ready') {
-    const { CliError } = await import('../cli/errors.js')
+    const { CliError } = await import('../base/errors.js')
     throw new CliError(
       'connect_failed',
       `the warm-session daemon did not start: ${said.replace(/^error: /, '')}`,

@@ -376,7 +376,7 @@ export async function measureOpenApiLarge(context, options, log) {
     const wrapped =
       Object.keys(schema.properties ?? {}).join() === 'result' && schema.required?.join() === 'result'
     const body = api.answer ?? exampleOf(wrapped ? schema.properties.result : schema)
-    const structured = body
+    const structured = wrapped ? { result: body } : body
     const stand = await startJsonApi(context, body)
     try {
       rows.push(...(await measureLists(context, options, log, api, stand.url)))

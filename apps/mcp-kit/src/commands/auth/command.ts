@@ -1,7 +1,7 @@
 // `mcp-kit auth <login|status|logout>` — log in to OAuth-protected servers, see and forget logins.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 
 type Runner = 'runAuthLogin' | 'runAuthStatus' | 'runAuthLogout'

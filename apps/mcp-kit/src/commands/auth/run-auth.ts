@@ -3,8 +3,8 @@
 // never a token), and log out (forget a server's tokens).
 
 import type { TokenEntry } from '@mcp-kit/client'
-import { CliError } from '../../cli/errors.js'
-import { type Io, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { type Io, write } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { oauthOptions, openSession, serverReference } from '../../session/open-session.js'

@@ -1,9 +1,9 @@
 // Flags of the commands that call a server (cat, head, tail, put).
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
+import { recordFlag } from '../../record/record-flag.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { recordFlag } from '../record/record-flag.js'
 import { targetUsage } from '../target-usage.js'
 import type { CallArguments, CallMode } from './run-call.js'
 

@@ -3,9 +3,9 @@
 
 import type { CallToolResult, Progress, Session } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
-import { CliError, isKitError } from '../../cli/errors.js'
-import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
-import type { Io } from '../../cli/io.js'
+import { CliError, isKitError } from '../../base/errors.js'
+import { exitCodeFor, exitCodes } from '../../base/exit-codes.js'
+import type { Io } from '../../base/io.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
 import {
   errorRecord,

@@ -1,8 +1,8 @@
 // `mcp-kit completion [shell]` — print the completion script for bash, zsh or fish.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
-import { write } from '../../cli/io.js'
+import type { CommandContext } from '../../base/command-context.js'
+import { write } from '../../base/io.js'
 import { completionScripts, type Shell, shellOf, shells } from './scripts.js'
 
 export const command = 'completion [shell]'

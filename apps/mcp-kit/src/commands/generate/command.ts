@@ -1,10 +1,10 @@
 // `mcp-kit generate <ref> --out FILE.ts` — a typed client module for a server, guarded by its schema hash.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 import { targetUsage } from '../target-usage.js'
-import type { GenerateArguments } from './run-generate.js'
+import type { GenerateArguments } from './generate-arguments.js'
 
 export const command = 'generate [reference]'
 export const describe =

@@ -3,7 +3,7 @@
 // string (U+2028 and U+2029 escaped too), every key a quoted string, and a key `__proto__` is
 // refused: even quoted, in an object literal it sets the prototype instead of a property.
 
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 
 /** A string literal: JSON's escapes, and the two line separators JavaScript once ended lines at. */
 export function stringLiteral(text: string): string {

@@ -6,9 +6,10 @@
 
 import type { ServerSpec } from '@mcp-kit/client'
 import type { ProfileMeta, ResolvedReference } from '@mcp-kit/profiles'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import { appVariables, profileOptions } from '../../session/reference.js'
+import type { GenerateArguments } from './generate-arguments.js'
 import {
   asShellWord,
   asTemplate,
@@ -18,7 +19,6 @@ import {
   variableFor,
   variablesOf,
 } from './launch-parts.js'
-import type { GenerateArguments } from './run-generate.js'
 
 export interface ModuleServer {
   server: ServerSpec

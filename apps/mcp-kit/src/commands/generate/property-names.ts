@@ -2,7 +2,7 @@
 // library reads every object as if it might be a schema (`$ref`, `hasOwnProperty`, `constructor`
 // of a properties map change what it does), so a server's property names never reach it.
 
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 import { stringLiteral } from './module-literal.js'
 
 /** Property names given to the library as placeholders, and put back in its code. */

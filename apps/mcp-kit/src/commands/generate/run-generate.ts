@@ -3,24 +3,18 @@
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
-import type { GeneratedServer, SchemaPolicy, Session } from '@mcp-kit/client'
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import type { Io } from '../../cli/io.js'
+import type { GeneratedServer, Session } from '@mcp-kit/client'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import type { Io } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
-import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
 import { resolveTarget } from '../../session/reference.js'
+import type { GenerateArguments } from './generate-arguments.js'
 import { moduleServer } from './module-server.js'
 import { type ModuleModel, renderModule } from './render-module.js'
 
-export interface GenerateArguments extends ConnectionArguments {
-  reference?: string
-  serverCommand?: string[]
-  out: string
-  /** The module's schema policy (its connect() default); absent: `error`. */
-  policy?: SchemaPolicy
-}
+export type { GenerateArguments }
 
 /** A list the server may not answer: an error means none (as the gateway and inspect take it). */
 async function optional<Item>(list: () => Promise<Item[]>): Promise<Item[]> {

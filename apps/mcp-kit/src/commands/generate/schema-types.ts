@@ -3,7 +3,7 @@
 // run, so names never collide.
 
 import { randomUUID } from 'node:crypto'
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 import { cleanSchema, commentText, setOwn } from './clean-schema.js'
 import { PropertyNames } from './property-names.js'
 

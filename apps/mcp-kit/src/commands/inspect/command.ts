@@ -1,7 +1,7 @@
 // `mcp-kit inspect <ref>` — list a server's tools, resources, templates and prompts.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 import { targetUsage } from '../target-usage.js'
 import type { InspectArguments } from './run-inspect.js'

@@ -1,8 +1,8 @@
 // `mcp-kit inspect <ref>`: everything a server offers, or one tool whole (`@profile/tool`,
 // `?tool=`, `--tool`), for people (text) or scripts (JSON).
 
-import { CliError } from '../../cli/errors.js'
-import { type Io, useColor, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { type Io, useColor, write } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson } from '../../output/write-records.js'

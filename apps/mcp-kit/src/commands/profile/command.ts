@@ -1,7 +1,7 @@
 // `mcp-kit profile <subcommand>` — create, list, info, version, validate, diff, update, import.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 
 type Runner = (args: never, io: CommandContext['io']) => Promise<number>

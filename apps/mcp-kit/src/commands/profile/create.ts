@@ -3,9 +3,9 @@
 
 import type { Tool } from '@mcp-kit/client'
 import type { ProfileMeta, ResolvedReference } from '@mcp-kit/profiles'
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, writeLine } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, writeLine } from '../../base/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 import { profileSampling, samplingChoice } from '../../sampling/sampling-choice.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'

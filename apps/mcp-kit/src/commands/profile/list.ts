@@ -2,8 +2,8 @@
 
 import { readFile } from 'node:fs/promises'
 import type { ProfileMeta, ProfileScope } from '@mcp-kit/profiles'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, useColor, writeLine } from '../../cli/io.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, useColor, writeLine } from '../../base/io.js'
 import { clip, sanitizeLine } from '../../output/sanitize.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson } from '../../output/write-records.js'

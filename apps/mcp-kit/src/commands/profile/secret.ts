@@ -2,10 +2,10 @@
 // `${secret:KEY}`. Values are typed without echo on a terminal or read from stdin, never taken
 // from the command line (other users can see it), and never printed.
 
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, writeLine } from '../../cli/io.js'
-import { openTerminalPrompt } from '../../cli/terminal-prompt.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, writeLine } from '../../base/io.js'
+import { openTerminalPrompt } from '../../base/terminal-prompt.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 import { profileOptions } from '../../session/reference.js'
 

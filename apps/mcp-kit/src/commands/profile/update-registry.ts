@@ -7,9 +7,9 @@
 
 import type { Tool } from '@mcp-kit/client'
 import type { Profile, ProfileMeta } from '@mcp-kit/profiles'
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, writeLine } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, writeLine } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { type RegistryRecord, registryRecordOf } from '../../registry/profile-meta.js'
@@ -17,7 +17,7 @@ import { openSession } from '../../session/open-session.js'
 import { resolveForCli } from '../../session/reference.js'
 import { describeChanges } from '../../session/schema-check.js'
 import { profileName } from './locations.js'
-import type { UpdateArguments } from './update.js'
+import type { UpdateArguments } from './update-entries.js'
 
 /** The fields of a profile that say how to launch or reach its server: the entry's to rewrite. */
 const launchKeys = ['transport', 'command', 'args', 'env', 'cwd', 'url', 'headers'] as const
@@ -152,7 +152,7 @@ async function movePin(
     lines.push('changes to accept:', ...describeChanges(changes).map((line) => `  ${line}`))
   else lines.push(`the tools are unchanged (${hash})`)
   await writeLine(io.stdout, lines.join('\n'))
-  const { confirmUpdate, updatedEntries } = await import('./update.js')
+  const { confirmUpdate, updatedEntries } = await import('./update-entries.js')
   if (!(await confirmUpdate(args, io, name, `Move ${name} to ${record.name}@${resolution.version}? [y/N] `)))
     return exitCodes.ok
   const { registryProfileMeta } = await import('../../registry/profile-meta.js')

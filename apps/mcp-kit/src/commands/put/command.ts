@@ -1,7 +1,7 @@
 // `mcp-kit put <ref-with-tool>` — one tool call per NDJSON record on stdin, over one session.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { callOptions, commandLinePositionals, detachOption } from '../call/call-flags.js'
 import { targetUsage } from '../target-usage.js'
 import type { PutArguments } from './run-put.js'

@@ -7,9 +7,9 @@
 
 import { createInterface } from 'node:readline'
 import type { CallToolResult, Session } from '@mcp-kit/client'
-import { CliError, isKitError } from '../../cli/errors.js'
-import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
-import { createBatchWriter, type Io } from '../../cli/io.js'
+import { CliError, isKitError } from '../../base/errors.js'
+import { exitCodeFor, exitCodes } from '../../base/exit-codes.js'
+import { createBatchWriter, type Io } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import {
   type ErrorLike,

@@ -2,7 +2,7 @@
 // mcp-kit it runs as a collection.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import type { RecordArguments } from './run-record.js'
 
 export const command = 'record'

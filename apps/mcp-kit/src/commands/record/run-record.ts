@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RecordedCall } from '@mcp-kit/collections'
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import type { Io } from '../../base/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
-import { spoolVariable } from './record-flag.js'
-import { writeRecording } from './write-recording.js'
+import { spoolVariable } from '../../record/record-flag.js'
+import { writeRecording } from '../../record/write-recording.js'
 
 export interface RecordArguments {
   out: string

@@ -2,7 +2,7 @@
 // server.json checked and launched before it is published.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { registryChoiceFlag, registryFlags } from '../../registry/registry-flags.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 

@@ -5,8 +5,8 @@
 
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { InspectArguments } from '../inspect/run-inspect.js'
 

@@ -2,8 +2,8 @@
 // up to --limit; NDJSON records for scripts, a table on a terminal. Deprecated entries are shown
 // with a warning; deleted ones only with --include-deleted.
 
-import { CliError } from '../../cli/errors.js'
-import { type Io, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { type Io, write } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { writeRecords } from '../../output/write-records.js'

@@ -3,8 +3,8 @@
 // with `<NAME>` where an input has no value yet (secret values given are never shown).
 
 import type { RegistryAnswers, RegistryInput, RegistryServer } from '@mcp-kit/profiles'
-import { CliError } from '../../cli/errors.js'
-import { type Io, useColor, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { type Io, useColor, write } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson } from '../../output/write-records.js'

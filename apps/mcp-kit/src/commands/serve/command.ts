@@ -3,7 +3,7 @@
 // server code loads when the command runs.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { registryFlags } from '../../registry/registry-flags.js'
 import type { ServeArguments } from './run-serve.js'
 

@@ -4,9 +4,9 @@
 
 import { resolve } from 'node:path'
 import type { OpenApiToolOptions } from '@mcp-kit/openapi'
-import { parseByteSize } from '../../cli/byte-size.js'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { parseByteSize } from '../../base/byte-size.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import type { ServeArguments } from './serve-options.js'
 
 /** One API to offer: where its document is and how to reach it. */

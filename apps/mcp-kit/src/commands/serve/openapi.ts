@@ -9,8 +9,8 @@
 
 import type { OpenApiDocument } from '@mcp-kit/openapi'
 import type { ToolRegistry } from '@mcp-kit/server'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import {
   configTargets,
   fillHeaders,

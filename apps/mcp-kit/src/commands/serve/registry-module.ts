@@ -6,7 +6,7 @@
 import { register } from 'node:module'
 import { extname } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 
 let hooksRegistered = false
 

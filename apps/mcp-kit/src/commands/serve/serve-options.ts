@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { HttpServerOptions, RuntimeOptions } from '@mcp-kit/server'
-import { parseByteSize } from '../../cli/byte-size.js'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { parseByteSize } from '../../base/byte-size.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 
 export interface ServeArguments {

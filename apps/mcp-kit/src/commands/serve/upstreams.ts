@@ -15,8 +15,8 @@ import type {
   UpstreamOptions,
 } from '@mcp-kit/gateway'
 import type { Store, ToolRegistry } from '@mcp-kit/server'
-import { CliError } from '../../cli/errors.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import type { Io } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { RegistryArguments } from '../../registry/registry-flags.js'
 import { resolveForCli } from '../../session/reference.js'

@@ -2,7 +2,7 @@
 // --keep-alive commands left running in the background, and ending them.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import type { SessionsArguments } from './run-sessions.js'
 
 export const command = 'sessions [action] [target]'

@@ -1,9 +1,9 @@
 // Talks to the warm-session daemon (never starting one): lists its sessions — id, reference,
 // server pid, age, idle time, calls, memory — or stops the ones named.
 
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, writeLine } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, writeLine } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { writeJson } from '../../output/write-records.js'
 import type { WarmSessionInfo } from '../../warm/warm-sessions.js'

@@ -1,9 +1,9 @@
 // `mcp-kit shell <ref>` — an interactive session on one connection, for exploring a server.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
+import { recordFlag } from '../../record/record-flag.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { recordFlag } from '../record/record-flag.js'
 import type { ShellArguments } from './run-shell.js'
 
 export const command = 'shell <reference>'

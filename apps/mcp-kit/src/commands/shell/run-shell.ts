@@ -9,9 +9,10 @@
 import { createInterface, type Interface } from 'node:readline'
 import type { Session, Tool } from '@mcp-kit/client'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import { CliError, isKitError } from '../../cli/errors.js'
-import { exitCodeFor, exitCodes } from '../../cli/exit-codes.js'
-import { type Io, useColor, writeLine } from '../../cli/io.js'
+import { CliError, isKitError } from '../../base/errors.js'
+import { exitCodeFor, exitCodes } from '../../base/exit-codes.js'
+import { type Io, useColor, writeLine } from '../../base/io.js'
+import { splitWords } from '../../base/shell-words.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
 import { errorRecord, promptRecords, resourceRecords } from '../../output/records.js'
 import { firstLine, sanitizeLine } from '../../output/sanitize.js'
@@ -31,7 +32,6 @@ import { createCompleter, type ListCache } from './shell-completion.js'
 import { listText, shellHelp, toolHelpText } from './shell-help.js'
 import { historyPath, historySize, loadHistory, rememberLine } from './shell-history.js'
 import { shellQuestions } from './shell-questions.js'
-import { splitWords } from './shell-words.js'
 
 export interface ShellArguments extends ConnectionArguments {
   reference: string

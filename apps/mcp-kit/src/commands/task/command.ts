@@ -2,7 +2,7 @@
 // runs (a call made with --detach, or one another client started).
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 
 type Runner = 'runTaskGet' | 'runTaskCancel'

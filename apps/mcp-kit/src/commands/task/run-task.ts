@@ -3,9 +3,9 @@
 // for a call), or `tasks/cancel` followed by a look at the state.
 
 import type { Session } from '@mcp-kit/client'
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import type { Io } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import type { Io } from '../../base/io.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
 import { errorRecord, toolErrorMessage, toolResultRecords } from '../../output/records.js'
 import { firstLine } from '../../output/sanitize.js'

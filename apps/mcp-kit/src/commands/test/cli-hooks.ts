@@ -5,7 +5,7 @@
 import type { InputHandler, Session } from '@mcp-kit/client'
 import type { Answers, ReferenceResolver, ServerConnection } from '@mcp-kit/collections'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import type { Io } from '../../cli/io.js'
+import type { Io } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { createInputHandler } from '../../session/input-handler.js'

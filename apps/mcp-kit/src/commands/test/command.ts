@@ -1,7 +1,7 @@
 // `mcp-kit test FILE…` — run collections of saved calls headless, with reports for people and CI.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 import type { TestArguments } from './run-test.js'
 

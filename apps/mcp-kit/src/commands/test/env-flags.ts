@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 
 const namePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 

@@ -5,7 +5,7 @@
 import type { CollectionResult, StepResult } from '@mcp-kit/collections'
 import { sanitizeLine } from '../../output/sanitize.js'
 import type { Style } from '../../output/style.js'
-import type { CollectionInfo, Reporter } from './reporters.js'
+import type { CollectionInfo, Reporter } from './reporter-types.js'
 
 function duration(milliseconds: number): string {
   return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`

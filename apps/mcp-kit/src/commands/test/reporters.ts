@@ -4,23 +4,14 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { CollectionResult, StepResult } from '@mcp-kit/collections'
-import { CliError } from '../../cli/errors.js'
-import { type Io, useColor, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { type Io, useColor, write } from '../../base/io.js'
 import { createStyle } from '../../output/style.js'
 import { jsonForStdout } from '../../output/write-records.js'
 import { prettyReporter } from './pretty.js'
+import type { CollectionInfo, Reporter } from './reporter-types.js'
 
-export interface CollectionInfo {
-  name: string
-  file: string
-}
-
-/** One report: text as each collection starts and each step ends, and at the end. */
-export interface Reporter {
-  collection?(collection: CollectionInfo): string
-  step(result: StepResult, collection: CollectionInfo, number: number): string
-  end(results: readonly CollectionResult[], durationMs: number, updated: number): string
-}
+export type { CollectionInfo, Reporter }
 
 const kinds = ['pretty', 'ndjson', 'junit', 'tap'] as const
 type Kind = (typeof kinds)[number]

@@ -4,9 +4,9 @@
 // or flag, 3 a server could not be launched or reached.
 
 import type { Collection, CollectionProblem, CollectionResult, StepResult } from '@mcp-kit/collections'
-import { CliError, isKitError, type KitError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import type { Io } from '../../cli/io.js'
+import { CliError, isKitError, type KitError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import type { Io } from '../../base/io.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 import { createStatus } from '../../output/status.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'

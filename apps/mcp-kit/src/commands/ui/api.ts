@@ -2,8 +2,8 @@
 // table below; what they do lives in the workspace, its servers and operations.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { CliError, isKitError } from '../../cli/errors.js'
-import { splitWords } from '../shell/shell-words.js'
+import { CliError, isKitError } from '../../base/errors.js'
+import { splitWords } from '../../base/shell-words.js'
 import { callFromView, openAppView, recordAppMessage } from './app-views.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
 import { changeCheck, listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'

@@ -4,7 +4,7 @@
 
 import { allowAttribute, appPolicy, contentSecurityPolicy, policyWarnings } from '../../apps/app-policy.js'
 import { appResourceUri, readAppView } from '../../apps/collect-apps.js'
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 import type { AppSandbox } from './app-sandbox.js'
 import { errorView } from './operations.js'
 import type { ServerEntry } from './server-entry.js'

@@ -1,9 +1,9 @@
 // `mcp-kit ui [reference]` — a web workspace for MCP servers on a loopback port.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
+import { recordFlag } from '../../record/record-flag.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { recordFlag } from '../record/record-flag.js'
 import type { UiArguments } from './run-ui.js'
 
 export const command = 'ui [reference]'

@@ -2,7 +2,7 @@
 // change, through `mcp-kit profile diff`'s compare(); and the profile brought up to date through
 // `mcp-kit profile update --yes`.
 
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 import { compare } from '../profile/compare.js'
 import { runProfileUpdate } from '../profile/update.js'
 import { cliEquivalent } from './cli-equivalent.js'

@@ -1,7 +1,7 @@
 // `auth login` from the page: the CLI's own login (runAuthLogin) for an HTTP server, its browser
 // leg opened where there is a browser; its messages (the address to visit) reach the page.
 
-import { CliError } from '../../cli/errors.js'
+import { CliError } from '../../base/errors.js'
 import { runAuthLogin } from '../auth/run-auth.js'
 import { cliEquivalent } from './cli-equivalent.js'
 import type { ServerEntry } from './server-entry.js'

@@ -4,7 +4,7 @@
 
 import type { CallToolResult, Tool } from '@mcp-kit/client'
 import type { QueryArguments } from '@mcp-kit/profiles'
-import { isKitError } from '../../cli/errors.js'
+import { isKitError } from '../../base/errors.js'
 import { prepareArguments } from '../../session/call-arguments.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { findTool } from '../../session/tool-arguments.js'

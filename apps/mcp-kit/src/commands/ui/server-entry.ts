@@ -4,7 +4,7 @@
 import type { Prompt, Resource, ResourceTemplate, Session, Tool } from '@mcp-kit/client'
 import { traceServerName } from '@mcp-kit/client/internal'
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import type { Io } from '../../cli/io.js'
+import type { Io } from '../../base/io.js'
 import { sanitizeText } from '../../output/sanitize.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'

@@ -2,7 +2,7 @@
 // stdin; what they would print goes to a callback, line by line.
 
 import { Readable, Writable } from 'node:stream'
-import type { Io } from '../../cli/io.js'
+import type { Io } from '../../base/io.js'
 
 /** A writable that calls `onLine` with each complete line written to it. */
 export function lineSink(onLine: (line: string) => void): Writable {

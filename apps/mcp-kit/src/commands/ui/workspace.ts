@@ -2,7 +2,7 @@
 // timeline and one board of questions for all of them.
 
 import type { ResolvedReference } from '@mcp-kit/profiles'
-import type { Io } from '../../cli/io.js'
+import type { Io } from '../../base/io.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { appVariables } from '../../session/reference.js'
 import type { AppSandbox } from './app-sandbox.js'

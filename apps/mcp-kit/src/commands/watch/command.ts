@@ -1,7 +1,7 @@
 // `mcp-kit watch <ref>` — print a server's change notifications as NDJSON until interrupted.
 
 import type { Argv } from 'yargs'
-import type { CommandContext } from '../../cli/command-context.js'
+import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 import { targetUsage } from '../target-usage.js'
 import type { WatchArguments } from './run-watch.js'

@@ -2,9 +2,9 @@
 // from a 2026-07-28 `subscriptions/listen` stream or a 2025-11-25 session's own notifications
 // (plus `resources/subscribe`). Ends on Ctrl-C (exit 130) or when the server goes away (exit 3).
 
-import { CliError } from '../../cli/errors.js'
-import { exitCodes } from '../../cli/exit-codes.js'
-import { type Io, write } from '../../cli/io.js'
+import { CliError } from '../../base/errors.js'
+import { exitCodes } from '../../base/exit-codes.js'
+import { type Io, write } from '../../base/io.js'
 import { diagnostics } from '../../output/diagnostics.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'

@@ -3,8 +3,8 @@
 // (a mistake is exit 2, naming its line).
 
 import type { ConfigResult, ControlsSpec, GatewayOptions } from '@mcp-kit/gateway'
-import { CliError } from '../../../cli/errors.js'
-import type { Io } from '../../../cli/io.js'
+import { CliError } from '../../../base/errors.js'
+import type { Io } from '../../../base/io.js'
 import type { ServeArguments } from '../serve-options.js'
 
 /** The controls in force: `--policy`'s file wins over the config's `gateway` object. */

@@ -4,9 +4,9 @@
 
 import { resolve } from 'node:path'
 import type { GatewayOptions } from '@mcp-kit/gateway'
-import { parseByteSize } from '../../../cli/byte-size.js'
-import { CliError } from '../../../cli/errors.js'
-import type { Io } from '../../../cli/io.js'
+import { parseByteSize } from '../../../base/byte-size.js'
+import { CliError } from '../../../base/errors.js'
+import type { Io } from '../../../base/io.js'
 import type { ServeArguments } from '../serve-options.js'
 
 function httpUrl(value: string, flag: string): string {

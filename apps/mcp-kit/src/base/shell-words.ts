@@ -3,7 +3,7 @@
 // \" and \\, and a backslash outside quotes takes the next character as it is. So arguments read
 // the same as on the command line: message="hello world", query='a "quoted" word'.
 
-import { CliError } from '../../cli/errors.js'
+import { CliError } from './errors.js'
 
 export function splitWords(line: string): string[] {
   const words: string[] = []

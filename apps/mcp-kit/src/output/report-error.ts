@@ -2,10 +2,10 @@
 // each. Never a stack trace: a failure we expect (a server that crashed, a port nobody listens
 // on) is described by its messages, and the frames of an SDK or undici say nothing to a user.
 
-import { diagnostics, writeDiagnostic } from '../output/diagnostics.js'
-import { isKitError } from './errors.js'
-import { exitCodeFor, exitCodes } from './exit-codes.js'
-import type { Io } from './io.js'
+import { isKitError } from '../base/errors.js'
+import { exitCodeFor, exitCodes } from '../base/exit-codes.js'
+import type { Io } from '../base/io.js'
+import { diagnostics, writeDiagnostic } from './diagnostics.js'
 
 /** The message of an error-like value; an AggregateError's messages when it has none itself. */
 function messageOf(value: unknown): string {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import type { RecordedCall, ServerEntry } from '@mcp-kit/collections'
-import type { Io } from '../../cli/io.js'
+import type { Io } from '../base/io.js'
 
 /** A stdio server's directory written relative to the collection's (`cwd` absolute as recorded). */
 export function withRelativeDirectory(entry: ServerEntry, directory: string): ServerEntry {
