@@ -2,9 +2,9 @@
 // which, and no import cycles between folders or between files. A new dependency between folders
 // is a conscious act (add it to the table, and to the drawing in docs/architecture.md, which the
 // last test holds to it), as exports.test.ts does for the public API.
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { cyclesOf, folderOf, importsOf, sourceFiles } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 
@@ -45,70 +45,14 @@ const src = fileURLToPath(new URL('../src/', import.meta.url))
 /** The entries, public and internal: they may import any folder, and no file imports them. */
 const entryFiles = ['index.ts', 'internal.ts']
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name)
-    if (statSync(path).isDirectory()) return sourceFiles(path)
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : []
-  })
-}
-
-/** src-relative path with forward slashes. */
-const pathOf = (file: string) => relative(src, file).split(sep).join('/')
-
 /** Every relative import of every source file (static, type-only, re-exports and import()), by src-relative path. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
-  for (const file of sourceFiles(src)) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
-    const targets = importedFiles
-      .map(({ fileName }) => fileName)
-      .filter((name) => name.startsWith('.'))
-      .map((name) => pathOf(resolve(dirname(file), name.replace(/\.js$/, '.ts'))))
-    graph.set(pathOf(file), targets)
+  for (const [file, text] of sourceFiles(src)) {
+    const targets = importsOf(ts, file, text).flatMap(({ target }) => (target === undefined ? [] : [target]))
+    graph.set(file, targets)
   }
   return graph
-}
-
-/** The folder a path belongs to (`http`, or `http/guard` when `depth` is 2); '' at the top of src/. */
-function folderOf(path: string, depth = 1): string {
-  const parts = path.split('/').slice(0, -1)
-  return parts.slice(0, depth).join('/')
-}
-
-/** Strongly connected components with more than one node (Tarjan): the cycles. */
-function cycles(edges: Map<string, Set<string>>): string[][] {
-  let next = 0
-  const index = new Map<string, number>()
-  const low = new Map<string, number>()
-  const stack: string[] = []
-  const onStack = new Set<string>()
-  const found: string[][] = []
-  const visit = (node: string) => {
-    index.set(node, next)
-    low.set(node, next++)
-    stack.push(node)
-    onStack.add(node)
-    for (const target of edges.get(node) ?? []) {
-      if (!index.has(target)) {
-        visit(target)
-        low.set(node, Math.min(low.get(node) as number, low.get(target) as number))
-      } else if (onStack.has(target)) {
-        low.set(node, Math.min(low.get(node) as number, index.get(target) as number))
-      }
-    }
-    if (low.get(node) !== index.get(node)) return
-    const component: string[] = []
-    let member: string | undefined
-    do {
-      member = stack.pop() as string
-      onStack.delete(member)
-      component.push(member)
-    } while (member !== node)
-    if (component.length > 1) found.push(component.sort())
-  }
-  for (const node of edges.keys()) if (!index.has(node)) visit(node)
-  return found
 }
 
 const graph = importGraph()
@@ -169,12 +113,12 @@ test('no import cycle between folders', () => {
     if (!edges.has(a)) edges.set(a, new Set())
     edges.get(a)?.add(b)
   }
-  expect(cycles(edges)).toEqual([])
+  expect(cyclesOf(edges)).toEqual([])
 })
 
 test('no import cycle between files (type-only imports included, as madge --circular counts them)', () => {
   const edges = new Map([...graph].map(([from, targets]) => [from, new Set(targets)]))
-  expect(cycles(edges)).toEqual([])
+  expect(cyclesOf(edges)).toEqual([])
 })
 
 test('docs/architecture.md "Layers" (the server) draws this table: every folder with what it may import', () => {
