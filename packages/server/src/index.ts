@@ -8,6 +8,7 @@
 export type {
   Completer,
   JsonSchema,
+  ListCaller,
   ListName,
   ListView,
   PromptArgument,

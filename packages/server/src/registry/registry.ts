@@ -4,7 +4,6 @@
 // registered, so a mistake fails at start-up with a message naming it; only compiling a tool's
 // schemas waits for its first call (the runtime's), so start-up does not grow with every schema.
 
-import type { HandlerContext } from '../context.js'
 import {
   checkHint,
   checkName,
@@ -21,6 +20,7 @@ import type { ToolDefinition } from './tool-types.js'
 import type {
   CachedList,
   CacheHint,
+  ListCaller,
   ListName,
   ListView,
   PromptDefinition,
@@ -68,7 +68,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const watches = new Map<string, { count: number; stop: (() => void) | undefined }>()
   let batched: Set<ListName> | undefined
   let missingTool: ((name: string, signal: AbortSignal) => Promise<void>) | undefined
-  let view: ((context: HandlerContext) => ListView | undefined) | undefined
+  let view: ((caller: ListCaller) => ListView | undefined) | undefined
   const changed = (list: ListName): true => {
     if (batched !== undefined) batched.add(list)
     else emit({ type: 'list_changed', list })
@@ -263,8 +263,16 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         if (view === restriction) view = undefined
       }
     },
-    listView(context) {
-      return view?.(context)
+    listView(caller) {
+      return view?.(caller)
+    },
+    followable(uri, caller) {
+      const seen = view?.(caller)
+      if (seen === undefined) return true
+      const found = registry.findResource(uri)
+      if (found === undefined) return false
+      const template = (found.resource as { uriTemplate?: unknown }).uriTemplate
+      return typeof template === 'string' ? seen('resourceTemplates', template) : seen('resources', uri)
     },
   }
   Object.defineProperty(registry, registryBrand, { value: true })

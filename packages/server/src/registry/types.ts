@@ -123,6 +123,9 @@ export type CachedList = 'tools' | 'resources' | 'resourceTemplates' | 'prompts'
  */
 export type ListView = (list: CachedList, key: string) => boolean
 
+/** Who asks, as a list view sees them: the request's credentials. A HandlerContext is one. */
+export type ListCaller = Pick<HandlerContext, 'authInfo'>
+
 /** Who a server says it is, at `initialize` (2025) and `server/discover` (2026). */
 export interface ServerInfoOptions {
   /** `serverInfo.name` (default `mcp-kit`). */
@@ -233,10 +236,17 @@ export interface ToolRegistry {
    * Lets lists depend on who asks, as a gateway's policy hides what it denies a caller: `view`
    * gets each list request's context and returns what that caller sees (undefined: everything).
    * Lists are then private to their caller (2026-07-28 `cacheScope: private`). Hiding is not
-   * refusing: the entries' handlers still decide whether a call may run. One view per registry;
-   * the returned function removes it.
+   * refusing: the entries' handlers still decide whether a call may run. What a caller does not
+   * see, it cannot follow either: `resources/subscribe`, the URIs of `subscriptions/listen` and
+   * `completion/complete` treat it as unknown (followable). One view per registry; the returned
+   * function removes it.
    */
-  restrictLists(view: (context: HandlerContext) => ListView | undefined): () => void
-  /** What the caller of `context` sees of the lists (restrictLists), or undefined: everything. */
-  listView(context: HandlerContext): ListView | undefined
+  restrictLists(view: (caller: ListCaller) => ListView | undefined): () => void
+  /** What `caller` sees of the lists (restrictLists), or undefined: everything. */
+  listView(caller: ListCaller): ListView | undefined
+  /**
+   * Whether `caller` sees the resource at `uri`, or the template it matches: true without a list
+   * view; false for a URI nothing matches once a view restricts the lists.
+   */
+  followable(uri: string, caller: ListCaller): boolean
 }

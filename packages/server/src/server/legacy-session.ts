@@ -24,6 +24,7 @@ import {
 } from '../protocol/rpc.js'
 import { traceContextOf } from '../protocol/trace-context.js'
 import { type Era, isLegacyVersion, legacyVersions } from '../protocol/versions.js'
+import type { ListCaller } from '../registry/types.js'
 import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
 
@@ -61,6 +62,8 @@ export interface LegacySessionOptions extends QuestionOptions {
   sessionId?: string
   /** Starts following a resource a client subscribed to (the registry's watchResource). */
   watchResource?: (uri: string) => () => void
+  /** Whether the caller may follow `uri` (the registry's followable: what its list view shows). */
+  followable?: (uri: string, caller: ListCaller) => boolean
   /** Operator diagnostics (never sent to the client). */
   report?: (error: Error) => void
   /** Stores the session's state where other instances find it; awaited before a change is answered. */
@@ -230,9 +233,14 @@ export class LegacySession {
       case 'logging/setLevel':
         this.logLevel = loggingLevel(params.level, 'level')
         return {}
-      case 'resources/subscribe':
-        this.#subscribe(requiredString(params, 'uri'))
+      case 'resources/subscribe': {
+        const uri = requiredString(params, 'uri')
+        // What the caller cannot see is unknown to it: the same answer as a read of it.
+        if (this.#options.followable?.(uri, { authInfo: extra.authInfo }) === false)
+          throw new ServerError('resource_not_found', 'Resource not found', { details: { uri } })
+        this.#subscribe(uri)
         return {}
+      }
       case 'resources/unsubscribe':
         this.#unsubscribe(requiredString(params, 'uri'))
         return {}

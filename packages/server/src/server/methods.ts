@@ -4,6 +4,7 @@
 // page at a time (list-pages.ts).
 
 import type { HandlerContext } from '../context.js'
+import { ServerError } from '../errors.js'
 import {
   callToolParams,
   completeParams,
@@ -11,8 +12,9 @@ import {
   optionalCursor,
   requiredString,
 } from '../protocol/params.js'
-import type { CachedList } from '../registry/registry.js'
+import type { CachedList, ListView } from '../registry/registry.js'
 import type { Runtime, RuntimeInternals } from '../runtime/runtime.js'
+import type { CompletionReference } from '../runtime/types.js'
 import { type ListKind, listPage } from './list-pages.js'
 
 export type MethodHandler = (
@@ -102,14 +104,33 @@ export function sharedMethods(runtime: Runtime, internals: RuntimeInternals): Ma
     ],
     [
       'completion/complete',
-      async (params) => {
+      async (params, context) => {
         const complete = completeParams(params)
+        // What the caller does not see is unknown to it here too (the registry's list view).
+        const view = runtime.registry.listView(context)
+        if (view !== undefined) hiddenReference(complete.ref, view, runtime)
         return {
           completion: await runtime.complete(complete.ref, complete.argument, complete.contextArguments),
         }
       },
     ],
   ])
+}
+
+/** Throws as for an unknown prompt or template when the list view hides `ref` from the caller. */
+function hiddenReference(ref: CompletionReference, view: ListView, runtime: Runtime): void {
+  if (ref.type === 'ref/prompt') {
+    if (!view('prompts', ref.name))
+      throw new ServerError('prompt_not_found', `Unknown prompt: ${ref.name}`, {
+        details: { prompt: ref.name },
+      })
+    return
+  }
+  const template = runtime.registry.resourceTemplates.has(ref.uri)
+  if (!view(template ? 'resourceTemplates' : 'resources', ref.uri))
+    throw new ServerError('resource_not_found', `Resource template not found: ${ref.uri}`, {
+      details: { uri: ref.uri },
+    })
 }
 
 /** Methods whose 2026-07-28 results carry cache hints (spec: server/utilities/caching). */

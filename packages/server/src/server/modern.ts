@@ -204,6 +204,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
         closing.signal,
         (uri) => registry.watchResource(uri),
         (taskIds) => followTasks(tasks, taskIds, capabilities, principal),
+        (uri) => registry.followable(uri, { authInfo: io.authInfo }),
       )
       return { result: complete({ _meta: { [metaKeys.subscriptionId]: request.id } }), status: 200 }
     }

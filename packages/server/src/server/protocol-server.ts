@@ -150,6 +150,7 @@ export class ProtocolServer {
       methods: this.#core.methods,
       sessionId: this.#transport?.sessionId,
       watchResource: (uri) => this.#core.runtime.registry.watchResource(uri),
+      followable: (uri, caller) => this.#core.runtime.registry.followable(uri, caller),
       report: this.#core.report,
     })
     return this.#legacy

@@ -91,9 +91,13 @@ export async function listen(
   closing: AbortSignal,
   watchResource?: (uri: string) => () => void,
   followTasks?: TaskFollowing,
+  followable?: (uri: string) => boolean,
 ): Promise<void> {
   checkNesting(params)
   const filter = filterOf(params)
+  // URIs the caller cannot see are left out of what is agreed, as unknown task ids are.
+  if (filter.resourceSubscriptions !== undefined && followable !== undefined)
+    filter.resourceSubscriptions = filter.resourceSubscriptions.filter((uri) => followable(uri))
   const tag = { [metaKeys.subscriptionId]: id }
   const send = (method: string, extra?: Record<string, unknown>) =>
     io.notify({ jsonrpc: '2.0', method, params: { ...extra, _meta: tag } }).catch(() => {})
