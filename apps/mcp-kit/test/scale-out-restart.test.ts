@@ -371,7 +371,7 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
     expectCompleted(ended, endingInTheOutage, 300, 'the task that ended while Redis was away')
     expect(summary.calls.before.failed + summary.calls.after.failed, failures.join('\n')).toBe(0)
     expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(200)
-  })
+  }, 90_000)
 
   test('SIGTERM while Redis is away, a task running: the instance stops, not waiting for Redis', async () => {
     const redis = await startRedisServer()
@@ -391,7 +391,7 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
       new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
     ])
     expect(exited).toEqual({ code: 0, signal: null })
-  })
+  }, 90_000)
 
   test('without persistence: running tasks are written back by their owners and end; ended ones are lost', async () => {
     const { summary, stuck, spanning, ended } = await restartUnderLoad('none', 'brief')
@@ -406,5 +406,5 @@ describe.skipIf(redisServer === undefined)('Redis restarting under load', () => 
     expect(summary.lostOfThose).toBe(summary.endedBeforeTheOutage)
     // And 2025 sessions: the client is told (404) and starts a new one, as the spec says.
     expect(summary.legacySessionAfter, 'a 2025 session opened before the restart, used after it').toBe(404)
-  })
+  }, 90_000)
 })
