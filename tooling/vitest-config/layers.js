@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
 
 /**
- * The `.ts` files under `src` (test files left out), by their path relative to it, with their text.
+ * The `.ts` and `.tsx` files under `src` (test files left out), by their path relative to it, with their text.
  * @param {string} src
  * @returns {Map<string, string>}
  */
@@ -18,7 +18,7 @@ export function sourceFiles(src) {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
       const path = join(directory, entry.name)
       if (entry.isDirectory()) walk(path)
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
         files.set(relative(src, path).split(sep).join('/'), readFileSync(path, 'utf8'))
     }
   }
@@ -123,7 +123,8 @@ export function checkLayers(ts, src, rules, files = sourceFiles(src)) {
   ]
   const violations = []
   for (const { file, specifier, target, typeOnly } of imports) {
-    if (target === undefined) continue
+    // Styles, JSON and the like are data to the layers.
+    if (target === undefined || !/\.tsx?$/.test(target)) continue
     if (!files.has(target)) {
       violations.push(`${file} imports ${specifier}: no such file in src/`)
       continue
