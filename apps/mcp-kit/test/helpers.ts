@@ -36,6 +36,7 @@ export interface CliOptions {
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const started = Date.now()
+  if (options.env?.HOME !== undefined) shareNpmCache(options.env.HOME)
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binPath, ...args], {
       cwd: options.cwd,
@@ -63,7 +64,6 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
  * test saves land there and nowhere else.
  */
 export function runCliAtHome(home: string, cwd: string, args: string[], options: CliOptions = {}) {
-  shareNpmCache(home)
   return runCli(args, {
     cwd,
     ...options,
@@ -84,6 +84,7 @@ export function runCliAtHome(home: string, cwd: string, args: string[], options:
  * the CLI's 30 s --connect-timeout.
  */
 function shareNpmCache(home: string): void {
+  if (home === '') return
   const link = join(home, '.npm')
   const cache = process.env.npm_config_cache ?? join(homedir(), '.npm')
   if (existsSync(link) || !existsSync(cache)) return
@@ -152,6 +153,7 @@ export interface Serving {
 
 /** Starts `mcp-kit serve …` and resolves once it prints its URL. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Serving> {
+  if (env.HOME !== undefined) shareNpmCache(env.HOME)
   const child = spawn(process.execPath, [binPath, 'serve', ...args], {
     env: { ...process.env, NO_COLOR: '1', MCP_KIT_TOKEN: '', XDG_CACHE_HOME: cacheHome, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,7 @@ const run = promisify(execFile)
 export const registryPackages = [
   '@modelcontextprotocol/server-everything@2026.8.31',
   '@modelcontextprotocol/server-filesystem@2026.8.31',
+  '@modelcontextprotocol/server-memory@2026.8.31',
 ]
 
 /**
