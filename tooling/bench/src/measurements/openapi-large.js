@@ -367,7 +367,8 @@ export async function measureOpenApiLarge(context, options, log) {
   const rows = []
   for (const api of apis) {
     // The document's full output schema gives an answer it takes; serve declares none by default
-    // (--openapi-output-schemas none), so an object answer is the structuredContent as it is.
+    // (--openapi-output-schemas none) but still answers in the schema's shape: an object answer as
+    // it is, anything else as { result }.
     const tools = openApiTools(await loadOpenApi(api.path), { outputSchemas: 'full' })
     const tool = tools.find((candidate) => candidate.name === api.tool)
     if (tool === undefined) throw new Error(`${api.name} has no tool ${api.tool}`)
@@ -376,7 +377,7 @@ export async function measureOpenApiLarge(context, options, log) {
     const wrapped =
       Object.keys(schema.properties ?? {}).join() === 'result' && schema.required?.join() === 'result'
     const body = api.answer ?? exampleOf(wrapped ? schema.properties.result : schema)
-    const structured = body
+    const structured = wrapped ? { result: body } : body
     const stand = await startJsonApi(context, body)
     try {
       rows.push(...(await measureLists(context, options, log, api, stand.url)))
