@@ -144,13 +144,23 @@ export async function parseText(text: string, named: string): Promise<unknown> {
 }
 
 function checkNesting(value: unknown, named: string): void {
-  const stack: Array<[unknown, number]> = [[value, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number]
-    if (typeof node !== 'object' || node === null) continue
-    if (depth >= maximumNesting) throw new ReadRefused(`${named} nests deeper than ${maximumNesting} levels`)
-    for (const child of Object.values(node)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+  // Two stacks side by side (no pair per node), and leaves never pushed.
+  const nodes: object[] = []
+  const depths: number[] = []
+  if (typeof value === 'object' && value !== null) {
+    nodes.push(value)
+    depths.push(0)
+  }
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>
+    const depth = (depths.pop() as number) + 1
+    for (const key in node) {
+      const child = node[key]
+      if (typeof child !== 'object' || child === null) continue
+      if (depth >= maximumNesting)
+        throw new ReadRefused(`${named} nests deeper than ${maximumNesting} levels`)
+      nodes.push(child)
+      depths.push(depth)
     }
   }
 }
