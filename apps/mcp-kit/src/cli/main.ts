@@ -1,6 +1,6 @@
 // The yargs CLI: parses flags, runs one command, and turns every failure into a one-line message
 // and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast; the
-// plainest `inspect` skips yargs altogether (plain-inspect.ts).
+// plainest `inspect` and `serve --openapi` skip yargs altogether (plain-inspect.ts, plain-serve.ts).
 
 import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
@@ -8,6 +8,7 @@ import { CliError, isKitError } from './errors.js'
 import { exitCodes } from './exit-codes.js'
 import { type Io, processIo, write } from './io.js'
 import { plainInspect } from './plain-inspect.js'
+import { plainServe } from './plain-serve.js'
 import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
 
@@ -54,6 +55,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     try {
       const { runInspect } = await import('../commands/inspect/run-inspect.js')
       return await runInspect(inspect, io)
+    } catch (error) {
+      if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
+      return reportError(error, io, false)
+    }
+  }
+  const serve = plainServe(argv)
+  if (serve !== undefined) {
+    try {
+      const { runServe } = await import('../commands/serve/run-serve.js')
+      return await runServe(serve, io)
     } catch (error) {
       if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
       return reportError(error, io, false)
