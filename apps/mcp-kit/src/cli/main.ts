@@ -1,6 +1,6 @@
 // The yargs CLI: parses flags, runs one command, and turns every failure into a one-line message
 // and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast; the
-// plainest `inspect` and `serve --openapi` skip yargs altogether (plain-inspect.ts, plain-serve.ts).
+// plainest `inspect`, `serve --openapi` and `ui` skip yargs altogether (plain-*.ts).
 
 import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
@@ -9,6 +9,7 @@ import { exitCodes } from './exit-codes.js'
 import { type Io, processIo, write } from './io.js'
 import { plainInspect } from './plain-inspect.js'
 import { plainServe } from './plain-serve.js'
+import { plainUi } from './plain-ui.js'
 import { interruptSignal } from './process-signals.js'
 import { reportError } from './report-error.js'
 
@@ -61,10 +62,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
   }
   const serve = plainServe(argv)
-  if (serve !== undefined) {
+  const ui = serve === undefined ? plainUi(argv) : undefined
+  if (serve !== undefined || ui !== undefined) {
     try {
+      if (ui !== undefined) {
+        const { runUi } = await import('../commands/ui/run-ui.js')
+        return await runUi(ui, io)
+      }
       const { runServe } = await import('../commands/serve/run-serve.js')
-      return await runServe(serve, io)
+      return await runServe(serve as NonNullable<typeof serve>, io)
     } catch (error) {
       if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
       return reportError(error, io, false)
