@@ -76,7 +76,9 @@ export interface OpenApiTool {
 function describe(summary: string | undefined, description: string | undefined): string | undefined {
   if (summary === undefined || description === undefined) return summary ?? description
   const plain = (text: string) => text.replace(/[\s.:]+$/, '').toLowerCase()
-  return description.toLowerCase().startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
+  // Only the description's start is compared: lower-casing a long description whole costs more.
+  const start = description.slice(0, summary.length + 16).toLowerCase()
+  return start.startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
 }
 
 function outputModeOf(
