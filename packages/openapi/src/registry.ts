@@ -2,7 +2,8 @@
 // handler sends the operation's request and turns the answer into a result; and a ToolRegistry
 // of them, new or an existing one with a prefix before each name (a gateway's namespace).
 
-import { createToolRegistry, type ToolDefinition, type ToolRegistry } from '@mcp-kit/server'
+import type { ToolDefinition, ToolRegistry } from '@mcp-kit/server'
+import { createToolRegistry } from '@mcp-kit/server/internal'
 import type { Dispatcher } from 'undici'
 import type { OpenApiCredential } from './auth/credentials.js'
 import { toolScopes } from './auth/scopes.js'
