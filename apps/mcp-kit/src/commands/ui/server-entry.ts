@@ -103,6 +103,9 @@ export class ServerEntry {
     this.stderr.length = 0
     this.#changed()
     const io = this.io()
+    // The lists' hash needs @mcp-kit/schema: loaded once the first message is sent (the server is
+    // starting then), not after it has answered.
+    let schemaLoading = false
     try {
       if (this.source.resolve !== undefined) this.resolved = await this.source.resolve()
       else {
@@ -123,6 +126,10 @@ export class ServerEntry {
         // An mcp-kit gateway then reports each call's upstream hop (the timeline shows it).
         experimentalCapabilities: { 'io.mcp-kit/upstream-hops': {} },
         onMessage: (direction, message) => {
+          if (!schemaLoading) {
+            schemaLoading = true
+            void import('@mcp-kit/schema').catch(() => {})
+          }
           timeline.record(this.id, label, direction, message)
           const result = (message as { result?: { structuredContent?: unknown } }).result
           if (direction === 'received' && result?.structuredContent !== undefined)
