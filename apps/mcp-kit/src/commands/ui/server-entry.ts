@@ -157,13 +157,24 @@ export class ServerEntry {
       this.failure = explainFailure(error, this.stderr, maskText(this.text))
     }
     this.#changed()
+    // The schema hash after the page has the lists: hashing costs more than listing a small server.
+    if (this.state === 'connected') {
+      await this.#hashLists()
+      this.#changed()
+    }
+  }
+
+  async #hashLists(): Promise<void> {
+    const { hashTools } = await import('@mcp-kit/schema')
+    const tools = this.lists.tools
+    const hash = hashTools(tools)
+    if (this.lists.tools === tools) this.schemaHash = hash
   }
 
   /** The lists the page shows; optional ones that fail are empty, with their error kept. */
   async refreshLists(): Promise<void> {
     const session = this.session
     if (session === undefined) return
-    const { hashTools } = await import('@mcp-kit/schema')
     const errors: Record<string, string> = {}
     const optional = async <T>(name: string, offered: unknown, list: () => Promise<T[]>): Promise<T[]> => {
       if (offered === undefined) return []
@@ -182,7 +193,7 @@ export class ServerEntry {
       optional('prompts', capabilities.prompts, () => session.listPrompts()),
     ])
     this.lists = { tools, resources, templates, prompts, errors }
-    this.schemaHash = hashTools(tools)
+    this.schemaHash = undefined
   }
 
   /** The server as traces name it: its command line or URL (describeServer). */
