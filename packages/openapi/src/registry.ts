@@ -2,7 +2,8 @@
 // handler sends the operation's request and turns the answer into a result; and a ToolRegistry
 // of them, new or an existing one with a prefix before each name (a gateway's namespace).
 
-import { createToolRegistry, type ToolDefinition, type ToolRegistry } from '@mcp-kit/server'
+import type { ToolDefinition, ToolRegistry } from '@mcp-kit/server'
+import { createToolRegistry } from '@mcp-kit/server/internal'
 import type { Dispatcher } from 'undici'
 import type { OpenApiCredential } from './auth/credentials.js'
 import { toolScopes } from './auth/scopes.js'
@@ -76,7 +77,9 @@ export interface OpenApiTool {
 function describe(summary: string | undefined, description: string | undefined): string | undefined {
   if (summary === undefined || description === undefined) return summary ?? description
   const plain = (text: string) => text.replace(/[\s.:]+$/, '').toLowerCase()
-  return description.toLowerCase().startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
+  // Only the description's start is compared: lower-casing a long description whole costs more.
+  const start = description.slice(0, summary.length + 16).toLowerCase()
+  return start.startsWith(plain(summary)) ? description : `${summary}\n\n${description}`
 }
 
 function outputModeOf(

@@ -27,8 +27,10 @@ test("the internal entry (for mcp-kit's own packages, not covered by semver) exp
   const internal = await import('../src/internal.js')
   expect(Object.keys(internal).sort()).toEqual([
     'createDemoRegistry',
+    'createToolRegistry',
     'redactedUrl',
     'redisUrlProblem',
     'sealJson',
+    'serveStdio',
   ])
 })

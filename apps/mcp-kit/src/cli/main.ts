@@ -1,6 +1,6 @@
 // The yargs CLI: parses flags, runs one command, and turns every failure into a one-line message
 // and a documented exit code. Commands load their heavy code lazily, so `--help` stays fast; the
-// plainest `inspect` skips yargs altogether (plain-inspect.ts).
+// plainest `inspect`, `serve --openapi` and `ui` skip yargs altogether (plain-*.ts).
 
 import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
@@ -10,6 +10,8 @@ import { type Io, processIo, write } from '../base/io.js'
 import { interruptSignal } from '../base/process-signals.js'
 import { reportError } from '../output/report-error.js'
 import { plainInspect } from './plain-inspect.js'
+import { plainServe } from './plain-serve.js'
+import { plainUi } from './plain-ui.js'
 
 let knownVersion: string | undefined
 
@@ -54,6 +56,21 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     try {
       const { runInspect } = await import('../commands/inspect/run-inspect.js')
       return await runInspect(inspect, io)
+    } catch (error) {
+      if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
+      return reportError(error, io, false)
+    }
+  }
+  const serve = plainServe(argv)
+  const ui = serve === undefined ? plainUi(argv) : undefined
+  if (serve !== undefined || ui !== undefined) {
+    try {
+      if (ui !== undefined) {
+        const { runUi } = await import('../commands/ui/run-ui.js')
+        return await runUi(ui, io)
+      }
+      const { runServe } = await import('../commands/serve/run-serve.js')
+      return await runServe(serve as NonNullable<typeof serve>, io)
     } catch (error) {
       if (io.signal.aborted && !isKitError(error)) return exitCodes.interrupted
       return reportError(error, io, false)

@@ -3,7 +3,7 @@
 // (opened once at start: their libraries load only when asked for). Also the list view that
 // hides what the policy denies a caller, and the named tokens the HTTP server checks.
 
-import type { AuthInfo, HandlerContext, ListView } from '@mcp-kit/server'
+import type { AuthInfo, ListCaller, ListView } from '@mcp-kit/server'
 import { openAuditLog } from '../audit/audit-log.js'
 import { createLimiter, type TakeTokens } from '../limits/limiter.js'
 import { compilePolicy, type Policy } from '../policy/policy.js'
@@ -65,11 +65,11 @@ export function policyListView(
     list: 'tools' | 'resources' | 'resourceTemplates' | 'prompts',
     key: string,
   ) => PolicyItem | undefined,
-): (context: HandlerContext) => ListView | undefined {
-  return (context) => {
+): (caller: ListCaller) => ListView | undefined {
+  return (caller) => {
     const policy = current()
     if (policy === undefined) return undefined
-    const authInfo = context.authInfo
+    const authInfo = caller.authInfo
     return (list, key) => {
       const item = itemOf(list, key)
       return item === undefined || policy.visible(item, authInfo)

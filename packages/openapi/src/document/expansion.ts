@@ -21,14 +21,14 @@ function isNode(value: unknown): value is Node {
 }
 
 /** The target of an internal `$ref` (`#/a/b`), following references met on the way. */
-function target(root: Node, ref: string): Node | undefined {
+function target(root: Node, ref: string, hops = 0): Node | undefined {
   if (!ref.startsWith('#')) return undefined
   let node: unknown = root
   const tokens = ref.length <= 2 ? [] : ref.slice(2).split('/')
-  for (let index = 0, hops = 0; index <= tokens.length; ) {
+  for (let index = 0; index <= tokens.length; ) {
     const inner = isNode(node) && !Array.isArray(node) ? node.$ref : undefined
-    if (typeof inner === 'string' && inner !== ref && hops++ < 32) {
-      node = target(root, inner)
+    if (typeof inner === 'string' && inner !== ref && hops < 32) {
+      node = target(root, inner, ++hops)
       continue
     }
     if (index === tokens.length) break
@@ -46,6 +46,8 @@ function target(root: Node, ref: string): Node | undefined {
 const cap = maximumDocumentNodes + 1
 const sizeOf = (count: number) => count >>> 1
 const reachesCycle = (count: number) => (count & 1) === 1
+// The count of a node still being walked (a node on the path; met again, it closes a cycle).
+const walking = -1
 
 interface Frame {
   node: Node
@@ -56,20 +58,47 @@ interface Frame {
   size: number
 }
 
+/** The count of a node with no `$ref` and nothing but scalars below it, else undefined. */
+function leafCount(node: Node): number | undefined {
+  let size = 1
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      if (typeof item === 'object' && item !== null) return undefined
+      size++
+    }
+    return size * 2
+  }
+  for (const key in node) {
+    const value = node[key]
+    if ((typeof value === 'object' && value !== null) || key === '$ref') return undefined
+    size++
+  }
+  return size * 2
+}
+
 /**
  * Every node's count, in one depth-first pass: a node on the path being walked that is met again
- * closes a cycle, so it and everything open reach one; a finished node's count is final.
+ * closes a cycle, so it and everything open reach one; a finished node's count is final. Nodes
+ * with only scalars below them are counted where they are met and not kept (nothing refers
+ * into them that needs their count twice).
  */
 function countAll(root: Node, budget: ReadBudget): Map<Node, number> {
   const counted = new Map<Node, number>()
-  const open = new Set<Node>()
+  const targets = new Map<string, Node | undefined>()
   const stack: Frame[] = []
   const enter = (node: Node) => {
     if (counted.size % 65_536 === 0) budget.signal?.throwIfAborted()
-    open.add(node)
-    const next = Object.values(node)
+    counted.set(node, walking)
+    const next = Array.isArray(node) ? node.slice() : Object.values(node)
     const ref = Array.isArray(node) ? undefined : node.$ref
-    const followed = typeof ref === 'string' ? target(root, ref) : undefined
+    let followed: Node | undefined
+    if (typeof ref === 'string') {
+      followed = targets.get(ref)
+      if (followed === undefined && !targets.has(ref)) {
+        followed = target(root, ref)
+        targets.set(ref, followed)
+      }
+    }
     // The reference's target is walked last, so its count is known when the frame closes.
     if (followed !== undefined) next.push(followed)
     stack.push({ node, next, index: 0, ref: followed, reaches: false, size: 1 })
@@ -85,16 +114,19 @@ function countAll(root: Node, budget: ReadBudget): Map<Node, number> {
     if (frame.index < frame.next.length) {
       const child = frame.next[frame.index++]
       if (!isNode(child)) frame.size = Math.min(frame.size + 1, cap)
-      else if (open.has(child)) add(frame, child, 3)
       else {
         const known = counted.get(child)
-        if (known !== undefined) add(frame, child, known)
-        else enter(child)
+        if (known === walking) add(frame, child, 3)
+        else if (known !== undefined) add(frame, child, known)
+        else {
+          const leaf = leafCount(child)
+          if (leaf !== undefined) add(frame, child, leaf)
+          else enter(child)
+        }
       }
       continue
     }
     stack.pop()
-    open.delete(frame.node)
     const count = frame.size * 2 + (frame.reaches ? 1 : 0)
     counted.set(frame.node, count)
     const parent = stack[stack.length - 1]
@@ -103,8 +135,22 @@ function countAll(root: Node, budget: ReadBudget): Map<Node, number> {
   return counted
 }
 
-/** Refuses a document that spells out past the budget once its references are followed. */
-export function checkExpansion(root: Record<string, unknown>, named: string, budget: ReadBudget): void {
+/**
+ * What the count found, for the dereferencer: whether a cycle of references can be reached from
+ * a node of the document as it was counted (a `$ref` to such a target stays a `$ref`); undefined
+ * for a node it did not count (one made since, or a `$ref`-less leaf).
+ */
+export type CycleVerdicts = (node: object) => boolean | undefined
+
+/**
+ * Refuses a document that spells out past the budget once its references are followed; returns
+ * which of its nodes reach a cycle.
+ */
+export function checkExpansion(
+  root: Record<string, unknown>,
+  named: string,
+  budget: ReadBudget,
+): CycleVerdicts {
   const counted = countAll(root, budget)
   const paths = isNode(root.paths) ? (root.paths as Record<string, unknown>) : {}
   for (const [path, item] of Object.entries(paths)) {
@@ -121,5 +167,9 @@ export function checkExpansion(root: Record<string, unknown>, named: string, bud
     throw new ReadRefused(
       `${named} spells out to more than ${maximumDocumentNodes} nodes once its $refs are followed (a $ref or alias fan-out?)`,
     )
+  }
+  return (node) => {
+    const count = counted.get(node as Node)
+    return count === undefined ? undefined : reachesCycle(count)
   }
 }

@@ -85,8 +85,8 @@ async function dereferenced(
   budget: ReadBudget,
 ): Promise<Record<string, unknown>> {
   if (hasOnlyLocalReferences(raw)) {
-    checkExpansion(raw, named, budget)
-    return localDereferencer(raw).dereference(undefined as never, undefined)
+    const cycles = checkExpansion(raw, named, budget)
+    return localDereferencer(raw, cycles).dereference(undefined as never, undefined)
   }
   const parser = await import('@readme/openapi-parser')
   const options = () => ({
@@ -97,8 +97,8 @@ async function dereferenced(
   const source = root.kind === 'file' ? root.path : root.kind === 'url' ? root.url.href : raw
   const whole = (await parser.bundle(source as never, options())) as unknown as Record<string, unknown>
   checkTime(budget, `reading ${named}`)
-  checkExpansion(whole, named, budget)
-  const { dereference } = hasOnlyLocalReferences(whole) ? localDereferencer(whole) : parser
+  const cycles = checkExpansion(whole, named, budget)
+  const { dereference } = hasOnlyLocalReferences(whole) ? localDereferencer(whole, cycles) : parser
   const spec = (await dereference(whole as never, options())) as unknown as Record<string, unknown>
   checkTime(budget, `reading ${named}`)
   return spec

@@ -5,6 +5,8 @@
 // time (a large API's document is read several times faster). A document that refers to other
 // files or URLs goes to the parser instead.
 
+import type { CycleVerdicts } from './expansion.js'
+
 type Json = Record<string, unknown> | unknown[]
 
 function isNode(value: unknown): value is Json {
@@ -94,7 +96,7 @@ function merged(siblings: Record<string, unknown>, target: Record<string, unknow
  * grows without bound. A `$ref` beside other keywords (OpenAPI 3.1) becomes a new object: those
  * keywords, then the target's.
  */
-export function dereferenceLocal<T extends Json>(document: T): T {
+export function dereferenceLocal<T extends Json>(document: T, cycles?: CycleVerdicts): T {
   // The same few hundred $refs are written thousands of times: each is resolved once.
   const resolved = new Map<string, unknown>()
   const resolve = (reference: string): unknown => {
@@ -178,9 +180,13 @@ export function dereferenceLocal<T extends Json>(document: T): T {
         if (Object.keys(value).length === 1) (node as Record<string | number, unknown>)[key] = target
         continue
       }
-      if (leadsIntoCycle(reference)) continue
       const withSiblings = Object.keys(value).length > 1
-      if (withSiblings && refsBelow({ ...value, $ref: undefined }).some(leadsIntoCycle)) continue
+      const known = cycles?.(value)
+      if (known === true) continue
+      if (known === undefined) {
+        if (leadsIntoCycle(reference)) continue
+        if (withSiblings && refsBelow({ ...value, $ref: undefined }).some(leadsIntoCycle)) continue
+      }
       replace(target)
       if (!withSiblings || Array.isArray(target)) {
         ;(node as Record<string | number, unknown>)[key] = target
@@ -193,15 +199,19 @@ export function dereferenceLocal<T extends Json>(document: T): T {
     }
   }
 
-  // Every $ref's verdict before any is replaced, so that each target is read as written.
-  for (const reference of refsBelow(document)) leadsIntoCycle(reference)
+  // Every $ref's verdict before any is replaced, so that each target is read as written (the
+  // expansion count has them already, for every $ref node of the document as written).
+  if (cycles === undefined) for (const reference of refsBelow(document)) leadsIntoCycle(reference)
   replace(document)
   return document
 }
 
 /** `dereference` of @readme/openapi-parser's shape, for a document with only local `$ref`s. */
-export function localDereferencer(document: Record<string, unknown>): {
+export function localDereferencer(
+  document: Record<string, unknown>,
+  cycles?: CycleVerdicts,
+): {
   dereference: (api: never, options: unknown) => Promise<Record<string, unknown>>
 } {
-  return { dereference: async () => dereferenceLocal(document) }
+  return { dereference: async () => dereferenceLocal(document, cycles) }
 }

@@ -57,13 +57,32 @@ export async function readFileText(path: string, budget: ReadBudget): Promise<st
   try {
     const stat = await handle.stat()
     if (!stat.isFile()) throw new ReadRefused(`${path} is not a file`)
+    // Into one buffer of the size the file says; a file that grows meanwhile is read on, in
+    // chunks, what it adds counted against the budget as it comes.
+    take(budget, stat.size, path)
+    let counted = stat.size
+    let total = 0
     const chunks: Buffer[] = []
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false })) {
-      take(budget, (chunk as Buffer).length, path)
-      chunks.push(chunk as Buffer)
+    let buffer = Buffer.allocUnsafe(Math.max(stat.size + 1, 1 << 16))
+    let filled = 0
+    for (;;) {
+      if (filled === buffer.length) {
+        chunks.push(buffer)
+        buffer = Buffer.allocUnsafe(1 << 20)
+        filled = 0
+      }
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null)
+      if (bytesRead === 0) break
+      filled += bytesRead
+      total += bytesRead
+      if (total > counted) {
+        take(budget, total - counted, path)
+        counted = total
+      }
       budget.signal?.throwIfAborted()
     }
-    return Buffer.concat(chunks).toString('utf8')
+    chunks.push(buffer.subarray(0, filled))
+    return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')
   } finally {
     await handle.close()
   }
@@ -144,13 +163,23 @@ export async function parseText(text: string, named: string): Promise<unknown> {
 }
 
 function checkNesting(value: unknown, named: string): void {
-  const stack: Array<[unknown, number]> = [[value, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number]
-    if (typeof node !== 'object' || node === null) continue
-    if (depth >= maximumNesting) throw new ReadRefused(`${named} nests deeper than ${maximumNesting} levels`)
-    for (const child of Object.values(node)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+  // Two stacks side by side (no pair per node), and leaves never pushed.
+  const nodes: object[] = []
+  const depths: number[] = []
+  if (typeof value === 'object' && value !== null) {
+    nodes.push(value)
+    depths.push(0)
+  }
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>
+    const depth = (depths.pop() as number) + 1
+    for (const key in node) {
+      const child = node[key]
+      if (typeof child !== 'object' || child === null) continue
+      if (depth >= maximumNesting)
+        throw new ReadRefused(`${named} nests deeper than ${maximumNesting} levels`)
+      nodes.push(child)
+      depths.push(depth)
     }
   }
 }

@@ -33,10 +33,21 @@ export async function send(
   headers: Record<string, string>,
   options: SendOptions,
 ): Promise<HttpAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs)
-  const signal = AbortSignal.any([options.signal, timeout])
-  const url = new URL(http.url)
+  // One controller and one timer per request, cleared when the answer is read: cheaper than
+  // AbortSignal.timeout and AbortSignal.any, whose signals are tracked until collected.
+  options.signal.throwIfAborted()
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort(new DOMException('The operation timed out.', 'TimeoutError'))
+  }, options.timeoutMs)
+  timer.unref()
+  const stop = () => controller.abort(options.signal.reason)
+  options.signal.addEventListener('abort', stop, { once: true })
+  let url = http.url
   if (http.secretQuery.length > 0) {
+    url = new URL(http.url)
     url.search = [url.search.replace(/^\?/, ''), ...http.secretQuery].filter((part) => part !== '').join('&')
   }
   try {
@@ -44,7 +55,7 @@ export async function send(
       method: http.method as Dispatcher.HttpMethod,
       headers,
       body: http.body,
-      signal,
+      signal: controller.signal,
       dispatcher: options.dispatcher,
     })
     const chunks: Buffer[] = []
@@ -61,15 +72,22 @@ export async function send(
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
     }
-    return { status: answer.statusCode, headers: flat, body: Buffer.concat(chunks) }
+    return {
+      status: answer.statusCode,
+      headers: flat,
+      body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+    }
   } catch (error) {
     if (error instanceof SendFailure) throw error
     if (options.signal.aborted) throw error
-    if (timeout.aborted) {
+    if (timedOut) {
       throw new SendFailure(`${where(http)}: no answer within ${options.timeoutMs / 1000} s`, {
         cause: error,
       })
     }
     throw new SendFailure(`${where(http)}: cannot reach the API: ${networkReason(error)}`, { cause: error })
+  } finally {
+    clearTimeout(timer)
+    options.signal.removeEventListener('abort', stop)
   }
 }

@@ -8,6 +8,11 @@ const escapes = /\u001b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\u0007\u001b]*(?:\u0007|
 const controls =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g
 
+// Any of them (ESC is a C0 control): most text has none, and is then returned as it is.
+const anyUnsafe =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/
+
 export function cleanText(text: string): string {
+  if (!anyUnsafe.test(text)) return text
   return text.replace(escapes, '').replace(controls, '')
 }

@@ -26,6 +26,14 @@ export const schemaValues = [
   'unevaluatedProperties',
   'unevaluatedItems',
 ]
+// The same lists as sets, for the conversion's per-keyword lookups.
+const mapKeys = new Set(schemaMaps)
+const listKeys = new Set([...schemaLists, 'items'])
+const valueKeys = new Set(schemaValues)
+const exclusiveBounds = [
+  ['exclusiveMinimum', 'minimum'],
+  ['exclusiveMaximum', 'maximum'],
+] as const
 // Deeper than any real document nests; what lies below is offered as "anything".
 const maximumDepth = 48
 
@@ -101,7 +109,7 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
   for (const key in schema) {
     if (!Object.hasOwn(schema, key) || key.startsWith('x-') || openApiOnly.has(key)) continue
     const value = schema[key]
-    if (schemaMaps.includes(key) && isRecord(value)) {
+    if (mapKeys.has(key) && isRecord(value)) {
       const map: JsonSchema = {}
       for (const name in value) {
         if (!Object.hasOwn(value, name)) continue
@@ -110,9 +118,9 @@ function convert(schema: unknown, direction: Direction, depth: number): Converte
         map[name] = child(item)
       }
       result[key] = sealJson(map)
-    } else if ((schemaLists.includes(key) || key === 'items') && Array.isArray(value)) {
+    } else if (listKeys.has(key) && Array.isArray(value)) {
       result[key] = sealJson(value.map(child))
-    } else if (schemaValues.includes(key) && (isRecord(value) || typeof value === 'boolean')) {
+    } else if (valueKeys.has(key) && (isRecord(value) || typeof value === 'boolean')) {
       result[key] = child(value)
     } else if ((key === 'description' || key === 'title') && typeof value === 'string') {
       result[key] = cleanText(value)
@@ -154,10 +162,7 @@ function rewrite30(source: Record<string, unknown>, result: JsonSchema): void {
     if (Array.isArray(result.enum) && !result.enum.includes(null))
       result.enum = sealJson([...result.enum, null])
   }
-  for (const [flag, bound] of [
-    ['exclusiveMinimum', 'minimum'],
-    ['exclusiveMaximum', 'maximum'],
-  ] as const) {
+  for (const [flag, bound] of exclusiveBounds) {
     if (typeof source[flag] !== 'boolean') continue
     if (source[flag] === true && typeof source[bound] === 'number') {
       result[flag] = source[bound]

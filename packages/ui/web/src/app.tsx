@@ -14,7 +14,7 @@ import { ServerOverview } from './components/server-overview.tsx'
 import { AddServer, ServerList } from './components/servers.tsx'
 import { TimelinePanel } from './components/timeline.tsx'
 import { ToolsPanel } from './components/tools-panel.tsx'
-import { useStore } from './store.ts'
+import { getState, useStore } from './store.ts'
 import type { Lists, ServerView } from './types.ts'
 
 const tabs = ['Overview', 'Tools', 'Resources', 'Prompts', 'Drift'] as const
@@ -30,7 +30,10 @@ function ServerPanel({ server }: { server: ServerView }) {
       setLists(undefined)
       return
     }
-    void api<Lists>('GET', `/api/servers/${server.id}/lists`).then(setLists, () => setLists(undefined))
+    // The lists that came with the state, when the server's schema has not changed since.
+    const known = getState().lists[server.id]
+    if (known !== undefined && known.schemaHash === server.schemaHash) setLists(known.lists)
+    else void api<Lists>('GET', `/api/servers/${server.id}/lists`).then(setLists, () => setLists(undefined))
     void api<{ command: string }>('POST', `/api/servers/${server.id}/command`, {
       action: { kind: 'inspect' },
     }).then(

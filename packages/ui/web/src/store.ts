@@ -3,7 +3,7 @@
 
 import { useEffect, useState } from 'preact/hooks'
 import { api, listen, type UiEvent } from './api.ts'
-import type { Question, ServerView, TimelineRow } from './types.ts'
+import type { Lists, Question, ServerView, TimelineRow } from './types.ts'
 
 export interface State {
   servers: ServerView[]
@@ -13,6 +13,8 @@ export interface State {
   progress: Record<string, { progress: number; total?: number; message?: string }>
   tasks: Record<string, { taskId: string; status: string; statusMessage?: string }>
   notices: Array<{ serverId?: string; message: string }>
+  /** The connected servers' lists as the state was read, with the schema hash they had then. */
+  lists: Record<string, { schemaHash?: string; lists: Lists }>
   connected: boolean
   /** The workspace's state has been read once. */
   loaded: boolean
@@ -26,6 +28,7 @@ let state: State = {
   progress: {},
   tasks: {},
   notices: [],
+  lists: {},
   connected: false,
   loaded: false,
 }
@@ -112,13 +115,24 @@ export async function reloadTimeline(): Promise<void> {
   set({ timeline: (await api<TimelineRow[]>('GET', '/api/timeline')).slice(-keptRows) })
 }
 
+// Reads of the state in the order they were asked: an older answer arriving late is dropped.
+let stateReads = 0
+let stateShown = 0
+
 export async function reloadState(): Promise<void> {
-  const fresh = await api<Pick<State, 'servers' | 'questions' | 'roots'>>('GET', '/api/state')
-  set({ ...fresh, loaded: true })
+  const read = ++stateReads
+  const fresh = await api<Pick<State, 'servers' | 'questions' | 'roots' | 'lists'>>('GET', '/api/state')
+  if (read < stateShown) return
+  stateShown = read
+  set({ ...fresh, lists: fresh.lists ?? {}, loaded: true })
 }
 
-/** Starts listening; the state is loaded again each time the stream (re)opens. */
+/**
+ * Starts listening; the state is read at once (beside the stream opening, not after it) and again
+ * each time the stream (re)opens, so that no event between the two is missed.
+ */
 export function startStore(): () => void {
+  void reloadState().catch(() => {})
   return listen(onEvent, () => {
     set({ connected: true })
     void reloadState()

@@ -367,7 +367,8 @@ export async function measureOpenApiLarge(context, options, log) {
   const rows = []
   for (const api of apis) {
     // The document's full output schema gives an answer it takes; serve declares none by default
-    // (--openapi-output-schemas none), so an object answer is the structuredContent as it is.
+    // (--openapi-output-schemas none) but still answers in the schema's shape: an object answer as
+    // it is, anything else as { result }.
     const tools = openApiTools(await loadOpenApi(api.path), { outputSchemas: 'full' })
     const tool = tools.find((candidate) => candidate.name === api.tool)
     if (tool === undefined) throw new Error(`${api.name} has no tool ${api.tool}`)

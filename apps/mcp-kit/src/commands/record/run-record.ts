@@ -1,6 +1,6 @@
 // `mcp-kit record --out FILE -- <command…>`: the command runs (no shell, the terminal its own)
 // with $MCP_KIT_RECORD naming a spool file; every mcp-kit it starts appends its calls there
-// (commands/record/session-recorder.ts). When it ends, the spool becomes the collection. The
+// (record/session-recorder.ts). When it ends, the spool becomes the collection. The
 // exit code is the command's: recording hides no failure. Ctrl-C is the command's to handle.
 
 import { spawn } from 'node:child_process'

@@ -217,7 +217,7 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
   const alone = servedAlone(apis, module !== undefined || gatewayWanted)
   const registry =
     module === undefined && (gatewayWanted || apis.apis.length > 0)
-      ? (await import('@mcp-kit/server')).createToolRegistry()
+      ? (await import('@mcp-kit/server/internal')).createToolRegistry()
       : await loadRegistry(module, io)
   args.apiNames = await addApis(registry, apis, alone, servers, io, args.authIssuer !== undefined)
   const trace = traceOptions(args, io)
@@ -235,7 +235,7 @@ export async function runServe(args: ServeArguments, io: Io): Promise<number> {
         'mcp-kit: serving MCP over stdio: waiting for a client on stdin (use --port N for HTTP, Ctrl-D to stop)\n',
       )
     }
-    const { serveStdio } = await import('@mcp-kit/server')
+    const { serveStdio } = await import('@mcp-kit/server/internal')
     await serveStdio(registry, {
       ...trace.options,
       stdin: io.stdin,

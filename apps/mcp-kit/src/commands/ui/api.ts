@@ -61,10 +61,17 @@ const record = (value: unknown): Record<string, unknown> =>
     : {}
 
 function state(workspace: Workspace) {
+  const servers = workspace.servers()
   return {
-    servers: workspace.servers().map((entry) => entry.view()),
+    servers: servers.map((entry) => entry.view()),
     questions: workspace.questions.pending(),
     roots: workspace.questions.roots(),
+    // The connected servers' lists, so that a page just opened shows them without asking again.
+    lists: Object.fromEntries(
+      servers
+        .filter((entry) => entry.state === 'connected')
+        .map((entry) => [entry.id, { schemaHash: entry.schemaHash, lists: entry.lists }]),
+    ),
   }
 }
 

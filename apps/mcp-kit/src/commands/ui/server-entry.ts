@@ -103,6 +103,9 @@ export class ServerEntry {
     this.stderr.length = 0
     this.#changed()
     const io = this.io()
+    // The lists' hash needs @mcp-kit/schema: loaded once the first message is sent (the server is
+    // starting then), not after it has answered.
+    let schemaLoading = false
     try {
       if (this.source.resolve !== undefined) this.resolved = await this.source.resolve()
       else {
@@ -123,6 +126,10 @@ export class ServerEntry {
         // An mcp-kit gateway then reports each call's upstream hop (the timeline shows it).
         experimentalCapabilities: { 'io.mcp-kit/upstream-hops': {} },
         onMessage: (direction, message) => {
+          if (!schemaLoading) {
+            schemaLoading = true
+            void import('@mcp-kit/schema').catch(() => {})
+          }
           timeline.record(this.id, label, direction, message)
           const result = (message as { result?: { structuredContent?: unknown } }).result
           if (direction === 'received' && result?.structuredContent !== undefined)
@@ -150,13 +157,24 @@ export class ServerEntry {
       this.failure = explainFailure(error, this.stderr, maskText(this.text))
     }
     this.#changed()
+    // The schema hash after the page has the lists: hashing costs more than listing a small server.
+    if (this.state === 'connected') {
+      await this.#hashLists()
+      this.#changed()
+    }
+  }
+
+  async #hashLists(): Promise<void> {
+    const { hashTools } = await import('@mcp-kit/schema')
+    const tools = this.lists.tools
+    const hash = hashTools(tools)
+    if (this.lists.tools === tools) this.schemaHash = hash
   }
 
   /** The lists the page shows; optional ones that fail are empty, with their error kept. */
   async refreshLists(): Promise<void> {
     const session = this.session
     if (session === undefined) return
-    const { hashTools } = await import('@mcp-kit/schema')
     const errors: Record<string, string> = {}
     const optional = async <T>(name: string, offered: unknown, list: () => Promise<T[]>): Promise<T[]> => {
       if (offered === undefined) return []
@@ -175,7 +193,7 @@ export class ServerEntry {
       optional('prompts', capabilities.prompts, () => session.listPrompts()),
     ])
     this.lists = { tools, resources, templates, prompts, errors }
-    this.schemaHash = hashTools(tools)
+    this.schemaHash = undefined
   }
 
   /** The server as traces name it: its command line or URL (describeServer). */

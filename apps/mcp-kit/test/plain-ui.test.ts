@@ -1,0 +1,64 @@
+// The yargs-free path for the usual `mcp-kit ui [reference] [--no-open] [-- cmd …]`: it must hand
+// runUi exactly what yargs would (every flag's default included) and take nothing less plain.
+// (The ui*.test.ts files run the workspace through it end to end.)
+
+import { expect, it } from 'vitest'
+import yargs from 'yargs'
+import { splitServerCommand } from '../src/cli/main.js'
+import { plainUi } from '../src/cli/plain-ui.js'
+import * as ui from '../src/commands/ui/command.js'
+
+/** What runUi gets from yargs for `argv` (the handler adds the words after `--`). */
+async function parsedByYargs(argv: string[]): Promise<Record<string, unknown>> {
+  const { own, serverCommand } = splitServerCommand(argv)
+  let parsed: Record<string, unknown> = {}
+  await yargs(own)
+    .command({
+      command: ui.command,
+      describe: ui.describe,
+      builder: ui.builder as never,
+      handler: (args: Record<string, unknown>) => {
+        parsed = { ...args, serverCommand }
+      },
+    })
+    .strict()
+    .exitProcess(false)
+    .parseAsync()
+  if (parsed.serverCommand === undefined) delete parsed.serverCommand
+  return parsed
+}
+
+it('gives runUi what yargs gives it, defaults included', async () => {
+  for (const argv of [
+    ['ui'],
+    ['ui', '--no-open'],
+    ['ui', '@demo'],
+    ['ui', 'mcp+http://127.0.0.1:3000/mcp', '--no-open'],
+    ['ui', '--no-open', '--', 'node', 'server.js', '--port', '007'],
+    ['ui', '--', 'npx', '-y', '@modelcontextprotocol/server-everything'],
+  ]) {
+    const plain = plainUi(argv) as unknown as Record<string, unknown>
+    expect(plain, argv.join(' ')).toBeDefined()
+    const byYargs = await parsedByYargs(argv)
+    const ownKeys = Object.keys(byYargs).filter((key) => key !== '_' && key !== '$0')
+    expect(Object.keys(plain).sort(), argv.join(' ')).toEqual(ownKeys.sort())
+    for (const key of ownKeys) expect(plain[key], `${argv.join(' ')}: ${key}`).toEqual(byYargs[key])
+  }
+})
+
+it('leaves every other form to yargs', () => {
+  for (const argv of [
+    ['ui', '--help'],
+    ['ui', '--port', '8080'],
+    ['ui', '--open'],
+    ['ui', '--no-open', '--no-open'],
+    ['ui', '@demo', 'extra'],
+    ['ui', '@demo', '--', 'node', 's.js'],
+    ['ui', '--'],
+    ['ui', '--verbose', '--', 'node', 's.js'],
+    ['inspect', '@demo'],
+    ['serve', '--openapi', 'a.json'],
+  ]) {
+    expect(plainUi(argv), argv.join(' ')).toBeUndefined()
+  }
+})
