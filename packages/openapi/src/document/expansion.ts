@@ -5,7 +5,10 @@
 // start-up in synchronous code no signal can interrupt, so the same count is made here first,
 // once per shared object, and a document past the budget is refused.
 
+import type { CycleVerdicts } from './local-references.js'
 import { type ReadBudget, ReadRefused } from './read.js'
+
+export type { CycleVerdicts }
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
@@ -134,13 +137,6 @@ function countAll(root: Node, budget: ReadBudget): Map<Node, number> {
   }
   return counted
 }
-
-/**
- * What the count found, for the dereferencer: whether a cycle of references can be reached from
- * a node of the document as it was counted (a `$ref` to such a target stays a `$ref`); undefined
- * for a node it did not count (one made since, or a `$ref`-less leaf).
- */
-export type CycleVerdicts = (node: object) => boolean | undefined
 
 /**
  * Refuses a document that spells out past the budget once its references are followed; returns

@@ -5,9 +5,14 @@
 // time (a large API's document is read several times faster). A document that refers to other
 // files or URLs goes to the parser instead.
 
-import type { CycleVerdicts } from './expansion.js'
-
 type Json = Record<string, unknown> | unknown[]
+
+/**
+ * What the count found, for the dereferencer: whether a cycle of references can be reached from
+ * a node of the document as it was counted (a `$ref` to such a target stays a `$ref`); undefined
+ * for a node it did not count (one made since, or a `$ref`-less leaf).
+ */
+export type CycleVerdicts = (node: object) => boolean | undefined
 
 function isNode(value: unknown): value is Json {
   return typeof value === 'object' && value !== null
