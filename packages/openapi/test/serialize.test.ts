@@ -70,14 +70,19 @@ describe("the specification's style examples", () => {
 describe('any value', () => {
   it('stays one path segment and reads back as it was (simple style)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
-        const encoded = pathValue('id', value, 'simple', false)
-        expect(encoded).not.toMatch(/[/?#]/)
-        expect(decodeURIComponent(encoded)).toBe(value)
-        const url = new URL(`https://api.example.com/v1/items/${encoded}/parts`)
-        expect(url.origin).toBe('https://api.example.com')
-        expect(url.pathname.split('/')).toHaveLength(5)
-      }),
+      // `.` and `..` are dot segments a URL collapses: the request refuses them (path.ts and its
+      // test), so they are no value this encoding has to carry.
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((value) => value !== '.' && value !== '..'),
+        (value) => {
+          const encoded = pathValue('id', value, 'simple', false)
+          expect(encoded).not.toMatch(/[/?#]/)
+          expect(decodeURIComponent(encoded)).toBe(value)
+          const url = new URL(`https://api.example.com/v1/items/${encoded}/parts`)
+          expect(url.origin).toBe('https://api.example.com')
+          expect(url.pathname.split('/')).toHaveLength(5)
+        },
+      ),
     )
   })
 
