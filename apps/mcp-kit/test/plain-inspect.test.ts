@@ -5,28 +5,10 @@
 
 import { importedModules } from '@mcp-kit/fixtures'
 import { expect, it } from 'vitest'
-import yargs from 'yargs'
 import { plainInspect } from '../src/cli/plain-inspect.js'
 import * as inspect from '../src/commands/inspect/command.js'
 import { binPath } from './helpers.js'
-
-/** What the inspect command's handler gets from yargs for `argv`. */
-async function parsedByYargs(argv: string[]): Promise<Record<string, unknown>> {
-  let parsed: Record<string, unknown> = {}
-  await yargs(argv)
-    .command({
-      command: inspect.command,
-      describe: inspect.describe,
-      builder: inspect.builder as never,
-      handler: (args: Record<string, unknown>) => {
-        parsed = args
-      },
-    })
-    .strict()
-    .exitProcess(false)
-    .parseAsync()
-  return parsed
-}
+import { parsedByYargs } from './parsed-by-yargs.js'
 
 it('gives runInspect what yargs gives it, defaults included', async () => {
   for (const argv of [
@@ -36,7 +18,7 @@ it('gives runInspect what yargs gives it, defaults included', async () => {
   ]) {
     const plain = plainInspect(argv) as unknown as Record<string, unknown>
     expect(plain, argv.join(' ')).toBeDefined()
-    const byYargs = await parsedByYargs(argv)
+    const byYargs = await parsedByYargs(inspect, argv)
     // yargs adds camelCase copies of kebab-case flags, `_` and `$0`; the commands read neither.
     const ownKeys = Object.keys(byYargs).filter((key) => key !== '_' && key !== '$0' && !/[A-Z]/.test(key))
     expect(Object.keys(plain).sort(), argv.join(' ')).toEqual(ownKeys.sort())

@@ -7,28 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { importedModules } from '@mcp-kit/fixtures'
 import { expect, it } from 'vitest'
-import yargs from 'yargs'
 import { plainServe } from '../src/cli/plain-serve.js'
 import * as serve from '../src/commands/serve/command.js'
 import { binPath } from './helpers.js'
-
-/** What the serve command's handler gets from yargs for `argv`. */
-async function parsedByYargs(argv: string[]): Promise<Record<string, unknown>> {
-  let parsed: Record<string, unknown> = {}
-  await yargs(argv)
-    .command({
-      command: serve.command,
-      describe: serve.describe,
-      builder: serve.builder as never,
-      handler: (args: Record<string, unknown>) => {
-        parsed = args
-      },
-    })
-    .strict()
-    .exitProcess(false)
-    .parseAsync()
-  return parsed
-}
+import { parsedByYargs } from './parsed-by-yargs.js'
 
 it('gives runServe what yargs gives it', async () => {
   for (const argv of [
@@ -40,7 +22,7 @@ it('gives runServe what yargs gives it', async () => {
   ]) {
     const plain = plainServe(argv) as unknown as Record<string, unknown>
     expect(plain, argv.join(' ')).toBeDefined()
-    const byYargs = await parsedByYargs(argv)
+    const byYargs = await parsedByYargs(serve, argv)
     // `_` and `$0` are yargs' own; serve reads neither.
     const ownKeys = Object.keys(byYargs).filter((key) => key !== '_' && key !== '$0')
     expect(Object.keys(plain).sort(), argv.join(' ')).toEqual(ownKeys.sort())

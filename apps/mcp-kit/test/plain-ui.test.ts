@@ -3,29 +3,16 @@
 // (The ui*.test.ts files run the workspace through it end to end.)
 
 import { expect, it } from 'vitest'
-import yargs from 'yargs'
 import { splitServerCommand } from '../src/cli/main.js'
 import { plainUi } from '../src/cli/plain-ui.js'
 import * as ui from '../src/commands/ui/command.js'
+import { parsedByYargs } from './parsed-by-yargs.js'
 
 /** What runUi gets from yargs for `argv` (the handler adds the words after `--`). */
-async function parsedByYargs(argv: string[]): Promise<Record<string, unknown>> {
+async function parsedByYargsUi(argv: string[]): Promise<Record<string, unknown>> {
   const { own, serverCommand } = splitServerCommand(argv)
-  let parsed: Record<string, unknown> = {}
-  await yargs(own)
-    .command({
-      command: ui.command,
-      describe: ui.describe,
-      builder: ui.builder as never,
-      handler: (args: Record<string, unknown>) => {
-        parsed = { ...args, serverCommand }
-      },
-    })
-    .strict()
-    .exitProcess(false)
-    .parseAsync()
-  if (parsed.serverCommand === undefined) delete parsed.serverCommand
-  return parsed
+  const parsed = await parsedByYargs(ui, own)
+  return serverCommand === undefined ? parsed : { ...parsed, serverCommand }
 }
 
 it('gives runUi what yargs gives it, defaults included', async () => {
@@ -39,7 +26,7 @@ it('gives runUi what yargs gives it, defaults included', async () => {
   ]) {
     const plain = plainUi(argv) as unknown as Record<string, unknown>
     expect(plain, argv.join(' ')).toBeDefined()
-    const byYargs = await parsedByYargs(argv)
+    const byYargs = await parsedByYargsUi(argv)
     const ownKeys = Object.keys(byYargs).filter((key) => key !== '_' && key !== '$0')
     expect(Object.keys(plain).sort(), argv.join(' ')).toEqual(ownKeys.sort())
     for (const key of ownKeys) expect(plain[key], `${argv.join(' ')}: ${key}`).toEqual(byYargs[key])
