@@ -1,6 +1,8 @@
 // The one error type of @mcp-kit/server, with the stable codes of docs/architecture.md "Errors". Errors
 // that travel over the wire carry their JSON-RPC code in `details.rpcCode`.
 
+import { rpcCodes } from '@mcp-kit/core'
+
 const brand = Symbol.for('mcp-kit.error')
 
 export type ServerErrorCode =
@@ -53,22 +55,8 @@ export class ServerError extends Error {
   }
 }
 
-/** JSON-RPC error codes the server answers with (MCP 2025-11-25 and 2026-07-28). */
-export const rpcCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** Transport-level failures (the SDK's ConnectionClosed; used for HTTP errors without a request id). */
-  transportError: -32000,
-  sessionNotFound: -32001,
-  /** 2025-11-25 only; 2026-07-28 answers a missing resource with invalidParams. */
-  resourceNotFound: -32002,
-  headerMismatch: -32020,
-  missingClientCapability: -32021,
-  unsupportedProtocolVersion: -32022,
-} as const
+/** JSON-RPC error codes the server answers with (MCP 2025-11-25 and 2026-07-28): @mcp-kit/core's. */
+export { rpcCodes }
 
 const rpcCodeByErrorCode: Partial<Record<ServerErrorCode, number>> = {
   tool_not_found: rpcCodes.invalidParams,

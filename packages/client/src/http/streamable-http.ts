@@ -1,12 +1,12 @@
 // The client's Streamable HTTP transport, for both eras. Its own rather than the SDK's: bodies and SSE
 // events bounded while they stream, the 2026-07-28 headers and error bodies, per-request cancel, no SDK load.
 
+import type { Era } from '@mcp-kit/core'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
 import type { MessageRelation, MessageTransport, SendOptions } from '../protocol/message-transport.js'
-import type { Era } from '../protocol/versions.js'
 import { errorAnswer, streamFailure, unreachable } from './errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'

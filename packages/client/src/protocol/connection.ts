@@ -2,6 +2,7 @@
 // the wire; server requests and notifications go to the owner, or to the request they are about. Ours,
 // not the SDK's Client, for start-up time (docs/architecture.md "Layers").
 
+import { type Era, latestLegacyVersion } from '@mcp-kit/core'
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { type Envelope, envelopeMeta } from './envelope.js'
@@ -10,7 +11,6 @@ import { answerServerRequest, checkInitializeResult } from './legacy-protocol.js
 import type { MessageRelation, MessageTransport } from './message-transport.js'
 import { isRepeatable } from './repeatable.js'
 import { responseId, responseOutcome } from './response.js'
-import { type Era, latestProtocolVersion } from './versions.js'
 
 export interface RequestOptions {
   /** Per-request timeout, reset by progress; 0 for none (a subscription). */
@@ -140,7 +140,7 @@ export class Connection {
     timeoutMs: number,
     signal?: AbortSignal,
     capabilities: Record<string, unknown> = {},
-    protocolVersion: string = latestProtocolVersion,
+    protocolVersion: string = latestLegacyVersion,
   ): Promise<InitializeResult> {
     this.#envelope = undefined
     const result = (await this.request(

@@ -1,6 +1,7 @@
 // Which era a server speaks, decided once per connection (docs/architecture.md "Protocol eras"): only a
 // valid DiscoverResult makes a server modern; anything else means 2025 and initialize on the same connection.
 
+import { type Era, isModernVersion, modernProtocolVersions, rpcCodes } from '@mcp-kit/core'
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import type { Connection } from './connection.js'
@@ -8,7 +9,6 @@ import type { Envelope } from './envelope.js'
 import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
 import { tasksExtension } from './tasks.js'
-import { type Era, isModernVersion, modernProtocolVersions } from './versions.js'
 
 /** `auto`, or one revision to speak and nothing else. */
 export type ProtocolChoice = 'auto' | string
@@ -156,7 +156,7 @@ function httpStatus(error: unknown): number | undefined {
 
 /** A recognized modern answer to the probe: an UnsupportedProtocolVersion error naming modern versions. */
 function modernVersionsOffered(error: unknown): string[] | undefined {
-  if (!(error instanceof RpcError) || error.code !== -32022) return undefined
+  if (!(error instanceof RpcError) || error.code !== rpcCodes.unsupportedProtocolVersion) return undefined
   const supported = isObject(error.data) ? error.data.supported : undefined
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : []
 }

@@ -1,6 +1,7 @@
 // How a server's answer to one of our requests is read: which request it answers, and what it
 // settles that request with. Tolerant in what it accepts (docs/architecture.md "Protocol eras").
 
+import { rpcCodes } from '@mcp-kit/core'
 import { ClientError } from '../errors.js'
 import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
@@ -22,7 +23,7 @@ export function responseOutcome(
     const error = response.error
     return {
       error: new RpcError(
-        typeof error.code === 'number' ? error.code : -32603,
+        typeof error.code === 'number' ? error.code : rpcCodes.internalError,
         typeof error.message === 'string' ? error.message : 'unknown error',
         error.data,
       ),
@@ -31,7 +32,10 @@ export function responseOutcome(
   if (response.error !== undefined && response.error !== null) {
     // An error that is not an object (`"error": "no such method"`): still an error answer.
     return {
-      error: new RpcError(-32603, typeof response.error === 'string' ? response.error : 'unknown error'),
+      error: new RpcError(
+        rpcCodes.internalError,
+        typeof response.error === 'string' ? response.error : 'unknown error',
+      ),
     }
   }
   if ('result' in response) return { result: response.result }

@@ -1,12 +1,13 @@
 // Following a task to its end, in both eras: `tasks/get` at the server's interval (woken early by its
 // notices), its questions answered, a 2025 task's result fetched, cancelled when the caller gives up.
 
+import type { Era } from '@mcp-kit/core'
+import { rpcCodes } from '@mcp-kit/core'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
 import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
-import type { Era } from './versions.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
 
@@ -73,7 +74,7 @@ export function taskState(value: unknown, what: string): TaskDetails {
   }
   if (isObject(value.error)) {
     task.error = {
-      code: typeof value.error.code === 'number' ? value.error.code : -32603,
+      code: typeof value.error.code === 'number' ? value.error.code : rpcCodes.internalError,
       message: typeof value.error.message === 'string' ? value.error.message : 'the task failed',
     }
     if (value.error.data !== undefined) task.error.data = value.error.data
@@ -223,7 +224,10 @@ function ending(task: TaskDetails, what: string): CallToolResult {
     return task.result
   }
   if (task.status === 'failed') {
-    const error = task.error ?? { code: -32603, message: task.statusMessage ?? 'the task failed' }
+    const error = task.error ?? {
+      code: rpcCodes.internalError,
+      message: task.statusMessage ?? 'the task failed',
+    }
     throw new RpcError(error.code, error.message, error.data)
   }
   throw new ClientError(

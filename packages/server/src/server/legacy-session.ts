@@ -5,6 +5,7 @@
 // using the SDK's Server so both eras share one dispatch, one params check and one error
 // mapping, and bad params get -32602 with one line instead of a zod dump.
 
+import { type Era, isLegacyVersion, latestLegacyVersion } from '@mcp-kit/core'
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
@@ -23,7 +24,6 @@ import {
   type RpcRequest,
 } from '../protocol/rpc.js'
 import { traceContextOf } from '../protocol/trace-context.js'
-import { type Era, isLegacyVersion, legacyVersions } from '../protocol/versions.js'
 import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
 
@@ -286,7 +286,7 @@ export class LegacySession {
     const clientInfo = params.clientInfo
     if (clientInfo !== undefined && !isObject(clientInfo))
       throw invalidParams("'clientInfo' must be an object")
-    this.protocolVersion = isLegacyVersion(requested) ? requested : legacyVersions[0]
+    this.protocolVersion = isLegacyVersion(requested) ? requested : latestLegacyVersion
     this.clientCapabilities = (capabilities ?? {}) as ClientCapabilities
     this.clientInfo = clientInfo as Implementation | undefined
     const result: Record<string, unknown> = {

@@ -5,6 +5,7 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
+import { isModernVersion, modernProtocolVersions } from '@mcp-kit/core'
 import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema/internal'
 import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
@@ -19,6 +20,7 @@ import {
   type StateCodec,
   stateBinding,
 } from '../protocol/input-required.js'
+import { metaKeys } from '../protocol/meta-keys.js'
 import { checkNesting, isLoggingLevel, paramsObject } from '../protocol/params.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
 import {
@@ -34,7 +36,6 @@ import {
 } from '../protocol/rpc.js'
 import { checkStandardHeaders, headerMismatch } from '../protocol/standard-headers.js'
 import { traceContextOf } from '../protocol/trace-context.js'
-import { isModernVersion, metaKeys, modernVersions } from '../protocol/versions.js'
 import type { ToolRegistry } from '../registry/registry.js'
 import { callAsTask, planToolCall } from '../tasks/call.js'
 import type { TaskManager } from '../tasks/manager.js'
@@ -104,7 +105,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
 
   function discover(): Record<string, unknown> {
     const result: Record<string, unknown> = {
-      supportedVersions: [...modernVersions],
+      supportedVersions: [...modernProtocolVersions],
       capabilities: options.capabilities,
     }
     if (options.instructions !== undefined) result.instructions = options.instructions
@@ -135,7 +136,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     }
     if (!isModernVersion(version)) {
       throw new RpcFailure(rpcCodes.unsupportedProtocolVersion, 'Unsupported protocol version', {
-        data: { supported: [...modernVersions], requested: version },
+        data: { supported: [...modernProtocolVersions], requested: version },
         httpStatus: 400,
       })
     }

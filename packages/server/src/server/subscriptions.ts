@@ -5,9 +5,9 @@
 // or, gracefully, when the server shuts down. Changes come from a ChangeFeed: the registry's own
 // events in one process, a store's pub/sub across instances.
 
+import { metaKeys } from '../protocol/meta-keys.js'
 import { checkNesting } from '../protocol/params.js'
 import { invalidParams, isObject, type RequestId, type RpcNotification } from '../protocol/rpc.js'
-import { metaKeys } from '../protocol/versions.js'
 import type { RegistryEvent } from '../registry/registry.js'
 import type { TaskFollower } from '../tasks/notifications.js'
 

@@ -4,6 +4,7 @@
 // malformed request with -32600.
 
 import type { Readable, Writable } from 'node:stream'
+import { rpcCodes } from '@mcp-kit/core'
 import { envelopeProblem, isRequestId } from '../protocol/message.js'
 import { isObject, type RpcMessage } from '../protocol/rpc.js'
 import type { MessageTransport } from '../server/protocol-server.js'
@@ -75,7 +76,7 @@ export class StdioLineTransport implements MessageTransport {
       void this.send({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32700, message: 'Parse error: a line is not JSON' },
+        error: { code: rpcCodes.parseError, message: 'Parse error: a line is not JSON' },
       } as never)
       return
     }
@@ -90,7 +91,7 @@ export class StdioLineTransport implements MessageTransport {
       void this.send({
         jsonrpc: '2.0',
         id,
-        error: { code: -32600, message: `Invalid request: ${problem}` },
+        error: { code: rpcCodes.invalidRequest, message: `Invalid request: ${problem}` },
       } as never)
     }
   }

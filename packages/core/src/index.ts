@@ -1,0 +1,20 @@
+// @mcp-kit/core — the vocabulary mcp-kit's packages share: protocol revisions by era, JSON-RPC
+// error codes, the `Mcp-Name` method table and JSON value narrowing. No runtime dependencies.
+
+export type { NamedField } from './headers.js'
+export { mcpNameField, mcpNameFields } from './headers.js'
+export type { RpcCode } from './rpc-codes.js'
+export { rpcCodes } from './rpc-codes.js'
+export { isRecord } from './values.js'
+export type { Era } from './versions.js'
+export {
+  defaultLegacyVersion,
+  isLegacyVersion,
+  isModernVersion,
+  latestLegacyVersion,
+  latestModernVersion,
+  legacyProtocolVersions,
+  modernProtocolVersions,
+  protocolVersions,
+  resumableStreamsSince,
+} from './versions.js'
