@@ -1,6 +1,7 @@
 // The boundary of the shared vocabulary: no package but this one writes a JSON-RPC error code
-// (-32768…-32000) as a number, a protocol revision as a string, or its own `Mcp-Name` method
-// table. Comments may name them; code imports them from @mcp-kit/core. One line per offence.
+// (-32768…-32000) as a number, a protocol revision as a string, its own `Mcp-Name` method table
+// or its own `isRecord`. Comments may name them; code imports them from @mcp-kit/core. One line
+// per offence.
 
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -61,6 +62,15 @@ export function findCopies(fileName: string, text: string): Array<{ line: number
         at(node, "a method table like Mcp-Name's: use mcpNameField")
       }
     }
+    if (
+      (ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node)) &&
+      node.name !== undefined &&
+      ts.isIdentifier(node.name) &&
+      /^is(Object|Record|PlainObject)$/.test(node.name.text) &&
+      /\bvalue is Record<string, unknown>/.test(node.getText(source))
+    ) {
+      at(node, `${node.name.text}, a copy of isRecord: use @mcp-kit/core's`)
+    }
     ts.forEachChild(node, visit)
   }
   visit(source)
@@ -74,8 +84,12 @@ test('the checks find what they look for (a copy of each kind)', () => {
     "const named = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }",
     '// a comment may say -32602 and 2025-11-25',
     "const fine = ['2025-01-01', 32602, -1]",
+    'function isObject(value: unknown): value is Record<string, unknown> {',
+    "  return typeof value === 'object' && value !== null && !Array.isArray(value)",
+    '}',
+    'const isRecord = (value: unknown): value is Record<string, unknown> => value !== null',
   ].join('\n')
-  expect(findCopies('copy.ts', copy).map((entry) => entry.line)).toEqual([1, 1, 2, 3])
+  expect(findCopies('copy.ts', copy).map((entry) => entry.line)).toEqual([1, 1, 2, 3, 6, 9])
 })
 
 test('no package but @mcp-kit/core keeps a copy of the shared vocabulary', () => {

@@ -1,19 +1,18 @@
 // The 2025-11-25 side of a Connection: what a server's initialize answer must hold to be used, and the
 // answers to the server's own requests (ping, and the questions the owner's handler answers).
 
-import { legacyProtocolVersions, rpcCodes } from '@mcp-kit/core'
+import { isRecord, legacyProtocolVersions, rpcCodes } from '@mcp-kit/core'
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { isObject } from './json.js'
 
 /** Throws protocol_error for an invalid initialize result or a version this client does not speak. */
 export function checkInitializeResult(result: InitializeResult): void {
-  if (!isObject(result) || typeof result.protocolVersion !== 'string') {
+  if (!isRecord(result) || typeof result.protocolVersion !== 'string') {
     throw new ClientError('protocol_error', 'the server sent an invalid initialize result')
   }
   // Tolerated: hand-written servers that leave out capabilities or serverInfo.
-  if (!isObject(result.capabilities)) (result as { capabilities: object }).capabilities = {}
-  if (!isObject(result.serverInfo))
+  if (!isRecord(result.capabilities)) (result as { capabilities: object }).capabilities = {}
+  if (!isRecord(result.serverInfo))
     (result as { serverInfo: object }).serverInfo = { name: 'unknown', version: '' }
   if (!(legacyProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
     throw new ClientError(

@@ -1,9 +1,8 @@
 // How a server's answer to one of our requests is read: which request it answers, and what it
 // settles that request with. Tolerant in what it accepts (docs/architecture.md "Protocol eras").
 
-import { rpcCodes } from '@mcp-kit/core'
+import { isRecord, rpcCodes } from '@mcp-kit/core'
 import { ClientError } from '../errors.js'
-import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
 
 /** The id of the request a response answers; undefined when it cannot be one of ours. */
@@ -19,7 +18,7 @@ export function responseOutcome(
   response: Record<string, unknown>,
   method: string,
 ): { result: unknown } | { error: Error } {
-  if (isObject(response.error)) {
+  if (isRecord(response.error)) {
     const error = response.error
     return {
       error: new RpcError(

@@ -5,7 +5,7 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
-import { isModernVersion, modernProtocolVersions } from '@mcp-kit/core'
+import { isModernVersion, isRecord, modernProtocolVersions } from '@mcp-kit/core'
 import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema/internal'
 import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
@@ -26,7 +26,6 @@ import { RequestContext, type RequestContextInit } from '../protocol/request-con
 import {
   errorResponse,
   invalidParams,
-  isObject,
   methodNotFound,
   printable,
   RpcFailure,
@@ -94,7 +93,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     result: Record<string, unknown>,
     hint?: { ttlMs: number; scope: string },
   ): Record<string, unknown> {
-    const meta = isObject(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
+    const meta = isRecord(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
     const decorated: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta }
     if (hint !== undefined) {
       decorated.ttlMs = hint.ttlMs
@@ -121,8 +120,8 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
   function admit(request: RpcRequest, io: ModernIo) {
     const params = paramsObject(request.params)
     const meta = params._meta
-    const version = isObject(meta) ? meta[metaKeys.protocolVersion] : undefined
-    if (!isObject(meta) || typeof version !== 'string') {
+    const version = isRecord(meta) ? meta[metaKeys.protocolVersion] : undefined
+    if (!isRecord(meta) || typeof version !== 'string') {
       throw invalidParams(
         `_meta['${metaKeys.protocolVersion}'] is required (MCP 2026-07-28 requests carry their version)`,
         400,
@@ -141,11 +140,11 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
       })
     }
     const capabilities = meta[metaKeys.clientCapabilities]
-    if (!isObject(capabilities)) {
+    if (!isRecord(capabilities)) {
       throw invalidParams(`_meta['${metaKeys.clientCapabilities}'] is required (an object, {} for none)`, 400)
     }
     const clientInfo = meta[metaKeys.clientInfo]
-    if (clientInfo !== undefined && !isObject(clientInfo)) {
+    if (clientInfo !== undefined && !isRecord(clientInfo)) {
       throw invalidParams(`_meta['${metaKeys.clientInfo}'] must be an object`, 400)
     }
     const logLevel = meta[metaKeys.logLevel]

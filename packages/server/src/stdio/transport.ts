@@ -4,9 +4,9 @@
 // malformed request with -32600.
 
 import type { Readable, Writable } from 'node:stream'
-import { rpcCodes } from '@mcp-kit/core'
+import { isRecord, rpcCodes } from '@mcp-kit/core'
 import { envelopeProblem, isRequestId } from '../protocol/message.js'
-import { isObject, type RpcMessage } from '../protocol/rpc.js'
+import type { RpcMessage } from '../protocol/rpc.js'
 import type { MessageTransport } from '../server/protocol-server.js'
 
 export class StdioLineTransport implements MessageTransport {
@@ -85,9 +85,9 @@ export class StdioLineTransport implements MessageTransport {
       this.onmessage?.(value as RpcMessage)
       return
     }
-    const id = isObject(value) && isRequestId(value.id) && 'method' in value ? value.id : null
+    const id = isRecord(value) && isRequestId(value.id) && 'method' in value ? value.id : null
     // A malformed response or notification has no one to answer; a request is told what was wrong.
-    if (id !== null || !isObject(value) || !('method' in value)) {
+    if (id !== null || !isRecord(value) || !('method' in value)) {
       void this.send({
         jsonrpc: '2.0',
         id,
