@@ -15,6 +15,7 @@ it('exports exactly the intended public API', async () => {
     'mcpNameFields',
     'modernProtocolVersions',
     'protocolVersions',
+    'redactArguments',
     'resumableStreamsSince',
     'rpcCodes',
   ])
