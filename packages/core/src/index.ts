@@ -1,10 +1,11 @@
 // @mcp-kit/core — the vocabulary mcp-kit's packages share: protocol revisions by era, JSON-RPC
-// error codes, the `Mcp-Name` method table, the trace entry and JSON value narrowing. No runtime dependencies.
+// error codes, the `Mcp-Name` method table, the server spec, the trace entry and JSON value narrowing. No runtime dependencies.
 
 export type { NamedField } from './headers.js'
 export { mcpNameField, mcpNameFields } from './headers.js'
 export type { RpcCode } from './rpc-codes.js'
 export { rpcCodes } from './rpc-codes.js'
+export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
 export type { TraceEntry, TraceKind } from './trace.js'
 export { redactArguments } from './trace.js'
 export { isRecord } from './values.js'
