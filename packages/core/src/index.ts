@@ -1,6 +1,8 @@
-// @mcp-kit/core — the vocabulary mcp-kit's packages share: protocol revisions by era, JSON-RPC
+// @mcp-kit/core — the vocabulary mcp-kit's packages share: the error base, protocol revisions by era, JSON-RPC
 // error codes, the `Mcp-Name` method table, the server spec, the trace entry and JSON value narrowing. No runtime dependencies.
 
+export type { KitErrorOptions } from './errors.js'
+export { isKitError, KitError } from './errors.js'
 export type { NamedField } from './headers.js'
 export { mcpNameField, mcpNameFields } from './headers.js'
 export type { RpcCode } from './rpc-codes.js'

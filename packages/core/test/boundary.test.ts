@@ -1,7 +1,7 @@
 // The boundary of the shared vocabulary: no package but this one writes a JSON-RPC error code
-// (-32768…-32000) as a number, a protocol revision as a string, its own `Mcp-Name` method table
-// or its own `isRecord`. Comments may name them; code imports them from @mcp-kit/core. One line
-// per offence.
+// (-32768…-32000) as a number, a protocol revision as a string, its own `Mcp-Name` method table,
+// its own `isRecord` or its own error brand. Comments may name them; code imports them from
+// @mcp-kit/core. One line per offence.
 
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -54,6 +54,9 @@ export function findCopies(fileName: string, text: string): Array<{ line: number
     if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && versions.has(node.text)) {
       at(node, `protocol revision '${node.text}': use the lists of @mcp-kit/core`)
     }
+    if (ts.isStringLiteral(node) && node.text === 'mcp-kit.error') {
+      at(node, 'the error brand: extend KitError, test with isKitError')
+    }
     if (ts.isObjectLiteralExpression(node)) {
       const keys = node.properties.flatMap((property) =>
         ts.isPropertyAssignment(property) && ts.isStringLiteral(property.name) ? [property.name.text] : [],
@@ -88,8 +91,9 @@ test('the checks find what they look for (a copy of each kind)', () => {
     "  return typeof value === 'object' && value !== null && !Array.isArray(value)",
     '}',
     'const isRecord = (value: unknown): value is Record<string, unknown> => value !== null',
+    "const brand = Symbol.for('mcp-kit.error')",
   ].join('\n')
-  expect(findCopies('copy.ts', copy).map((entry) => entry.line)).toEqual([1, 1, 2, 3, 6, 9])
+  expect(findCopies('copy.ts', copy).map((entry) => entry.line)).toEqual([1, 1, 2, 3, 6, 9, 10])
 })
 
 test('no package but @mcp-kit/core keeps a copy of the shared vocabulary', () => {

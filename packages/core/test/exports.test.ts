@@ -4,7 +4,9 @@ import { expect, it } from 'vitest'
 it('exports exactly the intended public API', async () => {
   const entry = await import('../src/index.js')
   expect(Object.keys(entry).sort()).toEqual([
+    'KitError',
     'defaultLegacyVersion',
+    'isKitError',
     'isLegacyVersion',
     'isModernVersion',
     'isRecord',

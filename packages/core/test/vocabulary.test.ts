@@ -2,9 +2,11 @@
 // distinct, and the Mcp-Name table answering only for its own methods.
 import { expect, it } from 'vitest'
 import {
+  isKitError,
   isLegacyVersion,
   isModernVersion,
   isRecord,
+  KitError,
   latestLegacyVersion,
   legacyProtocolVersions,
   mcpNameField,
@@ -41,4 +43,25 @@ it('takes a JSON object, not an array or null, for a record', () => {
   expect(isRecord([])).toBe(false)
   expect(isRecord(null)).toBe(false)
   expect(isRecord('x')).toBe(false)
+})
+
+it('recognises an mcp-kit error by its brand, from another copy too, and by class name when asked', () => {
+  class SchemaError extends KitError<'invalid_schema'> {
+    override readonly name = 'SchemaError'
+  }
+  const error = new SchemaError('invalid_schema', 'bad', { details: { at: 'x' }, cause: 'why' })
+  expect([error.code, error.message, error.details, error.cause]).toEqual([
+    'invalid_schema',
+    'bad',
+    { at: 'x' },
+    'why',
+  ])
+  expect(isKitError(error)).toBe(true)
+  expect(isKitError(error, 'SchemaError')).toBe(true)
+  expect(isKitError(error, 'ClientError')).toBe(false)
+  // An error of another copy of a package (or an older version) carries the same registered symbol.
+  const foreign = Object.assign(new Error('x'), { name: 'ClientError', [Symbol.for('mcp-kit.error')]: true })
+  expect(isKitError(foreign, 'ClientError')).toBe(true)
+  expect(isKitError(new Error('plain'))).toBe(false)
+  expect(isKitError({ name: 'SchemaError' }, 'SchemaError')).toBe(false)
 })

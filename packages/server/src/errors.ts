@@ -1,9 +1,7 @@
 // The one error type of @mcp-kit/server, with the stable codes of docs/architecture.md "Errors". Errors
 // that travel over the wire carry their JSON-RPC code in `details.rpcCode`.
 
-import { rpcCodes } from '@mcp-kit/core'
-
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError, rpcCodes } from '@mcp-kit/core'
 
 export type ServerErrorCode =
   /** A tool, resource or prompt definition was refused at registration. */
@@ -32,26 +30,16 @@ export interface ServerErrorOptions {
 }
 
 /** The error of a registry, a handler or the serving: a stable `code` (ServerErrorCode) and `details`. */
-export class ServerError extends Error {
-  readonly [brand] = true
+export class ServerError extends KitError<ServerErrorCode> {
   override readonly name = 'ServerError'
-  readonly code: ServerErrorCode
-  readonly details: Record<string, unknown> | undefined
 
   constructor(code: ServerErrorCode, message: string, options: ServerErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
   }
 
   /** True for a ServerError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is ServerError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'ServerError'
-    )
+    return isKitError(value, 'ServerError')
   }
 }
 
