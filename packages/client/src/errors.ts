@@ -1,7 +1,7 @@
 // The one error type of @mcp-kit/client. Codes are the stable strings of docs/architecture.md "Errors";
 // JSON-RPC errors from the wire keep their numeric code in `details.rpcCode`.
 
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError } from '@mcp-kit/core'
 
 export type ClientErrorCode =
   | 'launch_failed'
@@ -34,25 +34,15 @@ export interface ClientErrorOptions {
 }
 
 /** Every failure of the client: a stable `code` (ClientErrorCode), a one-line message and `details`. */
-export class ClientError extends Error {
-  readonly [brand] = true
+export class ClientError extends KitError<ClientErrorCode> {
   override readonly name = 'ClientError'
-  readonly code: ClientErrorCode
-  readonly details: Record<string, unknown> | undefined
 
   constructor(code: ClientErrorCode, message: string, options: ClientErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
   }
 
   /** True for a ClientError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is ClientError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'ClientError'
-    )
+    return isKitError(value, 'ClientError')
   }
 }

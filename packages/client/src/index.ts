@@ -2,6 +2,8 @@
 // test/exports.test.ts. What only mcp-kit's own packages use is in src/internal.ts.
 // Importing this module is cheap: the MCP SDK and undici load when a session connects.
 
+export type { Era } from '@mcp-kit/core'
+export { modernProtocolVersions } from '@mcp-kit/core'
 // MCP result types, re-exported for convenience
 export type {
   CallToolResult,
@@ -53,8 +55,6 @@ export { capabilitiesOf } from './protocol/input.js'
 export type { Negotiated, ProtocolChoice } from './protocol/negotiate.js'
 // Tasks: calls a server turned into tasks, followed to their end
 export type { TaskDetails, TaskState, TaskStatus } from './protocol/tasks.js'
-export type { Era } from './protocol/versions.js'
-export { modernProtocolVersions } from './protocol/versions.js'
 export type { HttpServerSpec, ServerSpec, StdioServerSpec } from './server-spec.js'
 export { describeExit, Session } from './session/session.js'
 export type { TraceEntry, TraceKind } from './session/trace.js'

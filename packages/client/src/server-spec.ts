@@ -1,18 +1,3 @@
-// How to reach a server: the same plain data @mcp-kit/profiles produces (kept here as a type so
-// the client depends on no other mcp-kit package).
+// How to reach a server: the same plain data @mcp-kit/profiles produces, @mcp-kit/core's type.
 
-export interface StdioServerSpec {
-  transport: 'stdio'
-  command: string
-  args: string[]
-  env?: Record<string, string> | undefined
-  cwd?: string | undefined
-}
-
-export interface HttpServerSpec {
-  transport: 'http'
-  url: string
-  headers?: Record<string, string> | undefined
-}
-
-export type ServerSpec = StdioServerSpec | HttpServerSpec
+export type { HttpServerSpec, ServerSpec, StdioServerSpec } from '@mcp-kit/core'

@@ -1,11 +1,11 @@
 // The lean protocol layer against a scripted peer: what a client that offers no capabilities
 // must do besides asking (answer ping, refuse other server requests, survive odd messages).
 
+import { latestLegacyVersion, legacyProtocolVersions } from '@mcp-kit/core'
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it, vi } from 'vitest'
 import { Connection } from '../src/protocol/connection.js'
 import { RpcError } from '../src/protocol/rpc-error.js'
-import { latestProtocolVersion, supportedProtocolVersions } from '../src/protocol/versions.js'
 
 type Message = Record<string, unknown>
 
@@ -29,8 +29,8 @@ function scriptedPeer() {
 
 describe('Connection', () => {
   it('speaks the same protocol versions as the SDK', () => {
-    expect([...supportedProtocolVersions]).toEqual(SUPPORTED_PROTOCOL_VERSIONS)
-    expect(latestProtocolVersion).toBe(LATEST_PROTOCOL_VERSION)
+    expect([...legacyProtocolVersions]).toEqual(SUPPORTED_PROTOCOL_VERSIONS)
+    expect(latestLegacyVersion).toBe(LATEST_PROTOCOL_VERSION)
   })
 
   it('answers ping, refuses other server requests, and ignores responses that are not ours', async () => {

@@ -1,7 +1,7 @@
 // The one error type of @mcp-kit/collections (docs/architecture.md "Errors"): a collection file
 // that cannot be read or does not say what a collection must, and a run that cannot start.
 
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError } from '@mcp-kit/core'
 
 export type CollectionErrorCode =
   /** The file is not a collection: bad YAML or JSON, a field the schema refuses, a step that cannot run. */
@@ -31,28 +31,18 @@ export interface CollectionErrorOptions {
 }
 
 /** The error this package throws: a stable `code`, a message safe to show, and `details`. */
-export class CollectionError extends Error {
-  readonly [brand] = true
+export class CollectionError extends KitError<CollectionErrorCode> {
   override readonly name = 'CollectionError'
-  readonly code: CollectionErrorCode
-  readonly details: Record<string, unknown> | undefined
   readonly problems: CollectionProblem[]
 
   constructor(code: CollectionErrorCode, message: string, options: CollectionErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
     this.problems = options.problems ?? []
   }
 
   /** True for a CollectionError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is CollectionError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'CollectionError'
-    )
+    return isKitError(value, 'CollectionError')
   }
 }
 

@@ -3,7 +3,7 @@
 // they are `isError` results naming the status and the API's message. And how a failure to reach
 // a host is said, for both.
 
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError } from '@mcp-kit/core'
 
 export type OpenApiErrorCode =
   /** The document cannot be read or parsed, or it is not OpenAPI 3.x (Swagger 2.0 is refused). */
@@ -17,26 +17,16 @@ export interface OpenApiErrorOptions {
 }
 
 /** The error this package throws: a stable `code` and `details`. */
-export class OpenApiError extends Error {
-  readonly [brand] = true
+export class OpenApiError extends KitError<OpenApiErrorCode> {
   override readonly name = 'OpenApiError'
-  readonly code: OpenApiErrorCode
-  readonly details: Record<string, unknown> | undefined
 
   constructor(code: OpenApiErrorCode, message: string, options: OpenApiErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
   }
 
   /** True for an OpenApiError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is OpenApiError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'OpenApiError'
-    )
+    return isKitError(value, 'OpenApiError')
   }
 }
 

@@ -1,23 +1,9 @@
 // Plain-data shapes produced by parsing and resolving server references. Nothing here holds
 // behaviour: a ServerSpec says how to reach a server, an Operation says what to do there.
 
-/** A server launched as a child process speaking MCP over stdin/stdout. */
-export interface StdioServerSpec {
-  transport: 'stdio'
-  command: string
-  args: string[]
-  env?: Record<string, string>
-  cwd?: string
-}
+import type { HttpServerSpec, ServerSpec, StdioServerSpec } from '@mcp-kit/core'
 
-/** A server reached over Streamable HTTP (falling back to legacy SSE). */
-export interface HttpServerSpec {
-  transport: 'http'
-  url: string
-  headers?: Record<string, string>
-}
-
-export type ServerSpec = StdioServerSpec | HttpServerSpec
+export type { HttpServerSpec, ServerSpec, StdioServerSpec }
 
 /** Tool or prompt arguments as they come from a query string: strings, or lists of strings for repeated keys. */
 export type QueryArguments = Record<string, string | string[]>

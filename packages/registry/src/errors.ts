@@ -2,7 +2,7 @@
 // be reached or answers with something that is not a registry's answer, an entry it does not have,
 // a server.json or schema that cannot be read.
 
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError } from '@mcp-kit/core'
 
 export type RegistryErrorCode =
   /** No answer (refused, timed out, DNS) and no cached copy to fall back on; or an HTTP error. */
@@ -20,26 +20,16 @@ export interface RegistryErrorOptions {
 }
 
 /** The error this package throws: a stable `code`, a message safe to show, and `details`. */
-export class RegistryError extends Error {
-  readonly [brand] = true
+export class RegistryError extends KitError<RegistryErrorCode> {
   override readonly name = 'RegistryError'
-  readonly code: RegistryErrorCode
-  readonly details: Record<string, unknown> | undefined
 
   constructor(code: RegistryErrorCode, message: string, options: RegistryErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
   }
 
   /** True for a RegistryError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is RegistryError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'RegistryError'
-    )
+    return isKitError(value, 'RegistryError')
   }
 }
 

@@ -2,7 +2,8 @@
 // "Server references"). Schemas come from servers we do not control, so this never throws:
 // whatever cannot be converted is passed on as given and validation reports it.
 
-import { isRecord, ownValue, setOwnValue, type TypeCandidate, typeCandidates } from './json-schema.js'
+import { isRecord } from '@mcp-kit/core'
+import { ownValue, setOwnValue, type TypeCandidate, typeCandidates } from './json-schema.js'
 
 export interface CoerceOptions {
   /** Return the strings unchanged. */

@@ -1,9 +1,10 @@
 // Classifies what changed between two tool lists (docs/architecture.md "Schema hashing and change
 // detection"), so a profile user learns whether a server update will break their saved calls.
 
+import { isRecord } from '@mcp-kit/core'
 import { change, compareChanges, describeType, type ToolChange } from './changes.js'
 import { fieldsOf, toolSignature } from './hash.js'
-import { canonicalJson, compareText, isRecord, ownValue } from './json-schema.js'
+import { canonicalJson, compareText, ownValue } from './json-schema.js'
 import { compareOutput } from './output-diff.js'
 import { type ToolLike, usableTools } from './tool-like.js'
 

@@ -4,10 +4,10 @@
 // description does not raise an alarm.
 
 import { createHash } from 'node:crypto'
+import { isRecord } from '@mcp-kit/core'
 import {
   canonicalJson,
   compareText,
-  isRecord,
   ownValue,
   setOwnValue,
   type TypeSignature,

@@ -2,6 +2,8 @@
 // untrusted servers (own properties only, local $ref resolution with cycle and depth guards),
 // deriving a parameter's type, and a canonical JSON text for key-order-insensitive comparison.
 
+import { isRecord } from '@mcp-kit/core'
+
 /** A parameter's type as far as it can be told: `type` as given, a sorted union, or null. */
 export type TypeSignature = string | string[] | null
 
@@ -14,10 +16,6 @@ export interface TypeCandidate {
 // Recursive schemas ($ref to an ancestor, anyOf nesting) must not recurse without bound; real
 // schemas nest far less than this.
 const maximumDepth = 64
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** Reads a key only if the object owns it, so `constructor` or `__proto__` never reach Object.prototype. */
 export function ownValue(record: Record<string, unknown>, key: string): unknown {

@@ -3,7 +3,7 @@
 // both sides: the client finds and encodes the headers of a call; the server checks that the
 // headers it received match the body. Also the value encoding shared with `Mcp-Name`.
 
-import { isRecord } from './json-schema.js'
+import { isRecord } from '@mcp-kit/core'
 
 /** One annotated parameter: the header name part and the chain of `properties` keys to it. */
 export interface ParamHeader {

@@ -2,8 +2,8 @@
 // folded where a schema says one thing several ways (an optional value's `anyOf` of types, a
 // titled enum's `oneOf` of consts) and worded for people rather than schema authors.
 
+import { isRecord } from '@mcp-kit/core'
 import type { ErrorObject } from 'ajv'
-import { isRecord } from './json-schema.js'
 
 export interface ArgumentProblem {
   /** Where the problem is, e.g. `count` or `items[2].name`; empty for the arguments as a whole. */

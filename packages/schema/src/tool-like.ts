@@ -3,7 +3,7 @@
 // also take `undefined`, as the SDK's types declare them, so that holds under
 // `exactOptionalPropertyTypes` too.
 
-import { isRecord } from './json-schema.js'
+import { isRecord } from '@mcp-kit/core'
 
 export interface ToolLike {
   name: string

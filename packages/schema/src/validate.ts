@@ -4,9 +4,10 @@
 // and most commands never validate.
 
 import { createRequire } from 'node:module'
+import { isRecord } from '@mcp-kit/core'
 import type { ValidateFunction } from 'ajv'
 import { SchemaError } from './errors.js'
-import { canonicalJson, isRecord, ownValue } from './json-schema.js'
+import { canonicalJson, ownValue } from './json-schema.js'
 import { type ArgumentProblem, describeValue, problemsFrom, truncate } from './problems.js'
 
 export type { ArgumentProblem } from './problems.js'

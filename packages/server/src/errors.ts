@@ -1,7 +1,7 @@
 // The one error type of @mcp-kit/server, with the stable codes of docs/architecture.md "Errors". Errors
 // that travel over the wire carry their JSON-RPC code in `details.rpcCode`.
 
-const brand = Symbol.for('mcp-kit.error')
+import { isKitError, KitError, rpcCodes } from '@mcp-kit/core'
 
 export type ServerErrorCode =
   /** A tool, resource or prompt definition was refused at registration. */
@@ -30,45 +30,21 @@ export interface ServerErrorOptions {
 }
 
 /** The error of a registry, a handler or the serving: a stable `code` (ServerErrorCode) and `details`. */
-export class ServerError extends Error {
-  readonly [brand] = true
+export class ServerError extends KitError<ServerErrorCode> {
   override readonly name = 'ServerError'
-  readonly code: ServerErrorCode
-  readonly details: Record<string, unknown> | undefined
 
   constructor(code: ServerErrorCode, message: string, options: ServerErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.details = options.details
+    super(code, message, options)
   }
 
   /** True for a ServerError from any copy of this package (bundlers may load two). */
   static isInstance(value: unknown): value is ServerError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      (value as Error).name === 'ServerError'
-    )
+    return isKitError(value, 'ServerError')
   }
 }
 
-/** JSON-RPC error codes the server answers with (MCP 2025-11-25 and 2026-07-28). */
-export const rpcCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** Transport-level failures (the SDK's ConnectionClosed; used for HTTP errors without a request id). */
-  transportError: -32000,
-  sessionNotFound: -32001,
-  /** 2025-11-25 only; 2026-07-28 answers a missing resource with invalidParams. */
-  resourceNotFound: -32002,
-  headerMismatch: -32020,
-  missingClientCapability: -32021,
-  unsupportedProtocolVersion: -32022,
-} as const
+/** JSON-RPC error codes the server answers with (MCP 2025-11-25 and 2026-07-28): @mcp-kit/core's. */
+export { rpcCodes }
 
 const rpcCodeByErrorCode: Partial<Record<ServerErrorCode, number>> = {
   tool_not_found: rpcCodes.invalidParams,

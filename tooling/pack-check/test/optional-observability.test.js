@@ -28,6 +28,7 @@ it('installing @mcp-kit/gateway alone installs no metrics or tracing library; as
     '@mcp-kit/client',
     '@mcp-kit/schema',
     '@mcp-kit/profiles',
+    '@mcp-kit/core',
   ]
   const tarballs = packages.filter((entry) => wanted.includes(entry.name)).map((entry) => entry.tarball)
   expect(tarballs).toHaveLength(wanted.length)

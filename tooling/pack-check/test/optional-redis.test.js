@@ -24,9 +24,9 @@ it('installing @mcp-kit/server alone installs no Redis client; a Redis store the
     JSON.stringify({ name: 'alone', private: true, type: 'module' }),
   )
   const tarballs = packages
-    .filter((entry) => entry.name === '@mcp-kit/server' || entry.name === '@mcp-kit/schema')
+    .filter((entry) => ['@mcp-kit/server', '@mcp-kit/schema', '@mcp-kit/core'].includes(entry.name))
     .map((entry) => entry.tarball)
-  expect(tarballs).toHaveLength(2)
+  expect(tarballs).toHaveLength(3)
   await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project })
   expect(existsSync(join(project, 'node_modules', '@redis', 'client'))).toBe(false)
   expect(existsSync(join(project, 'node_modules', '@mcp-kit', 'server', 'dist', 'index.js'))).toBe(true)

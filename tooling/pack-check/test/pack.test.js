@@ -19,6 +19,7 @@ describe('the packed packages', () => {
     // Every package that is not private is packed (published.js finds them); these at least.
     expect(packages.map((entry) => entry.name)).toEqual(
       expect.arrayContaining([
+        '@mcp-kit/core',
         '@mcp-kit/profiles',
         '@mcp-kit/schema',
         '@mcp-kit/client',
@@ -74,6 +75,7 @@ describe('the packed packages', () => {
   it('every @mcp-kit package imports, with its types', async () => {
     const script = `
       const checks = {
+        '@mcp-kit/core': ['isLegacyVersion', 'isModernVersion', 'mcpNameField', 'isRecord'],
         '@mcp-kit/profiles': ['parseReference', 'resolveReference'],
         '@mcp-kit/schema': ['hashTools', 'diffTools', 'coerceArguments', 'validateArguments'],
         '@mcp-kit/client': ['connect', 'ClientError'],
@@ -102,6 +104,7 @@ describe('the packed packages', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project })
     expect(stdout.trim()).toBe('ok')
     for (const name of [
+      'core',
       'profiles',
       'schema',
       'client',

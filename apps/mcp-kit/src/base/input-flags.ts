@@ -1,6 +1,7 @@
 // The flags that answer a server's questions ahead of time (--input, --input-json, --root): read
 // by a session's question handler and by the registry's inputs alike, checked up front (exit 2).
 
+import { isRecord } from '@mcp-kit/core'
 import { CliError } from './errors.js'
 
 export interface InputArguments {
@@ -9,10 +10,6 @@ export interface InputArguments {
   root?: string[]
   verbose?: boolean
   quiet?: boolean
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** --input-json (typed values) and --input name=value (strings), checked up front (exit 2). */
@@ -29,7 +26,7 @@ export function parseInputFlags(args: InputArguments): {
     } catch {
       throw new CliError('usage', '--input-json must be a JSON object, e.g. \'{"confirm": true}\'')
     }
-    if (!isObject(parsed)) throw new CliError('usage', '--input-json must be a JSON object')
+    if (!isRecord(parsed)) throw new CliError('usage', '--input-json must be a JSON object')
     json = { ...parsed }
   }
   for (const pair of args.input ?? []) {

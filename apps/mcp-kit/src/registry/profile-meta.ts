@@ -6,6 +6,7 @@
 // from, the launch choice asked for and the answers given, so that another version can be taken
 // with the same ones.
 
+import { isRecord } from '@mcp-kit/core'
 import type { ProfileMeta, RegistryInput, RegistryResolution } from '@mcp-kit/profiles'
 import type { Io } from '../base/io.js'
 
@@ -20,10 +21,6 @@ export interface RegistryRecord {
   choice?: string
   /** The answers given for the entry's inputs; secret ones as `${secret:…}` references. */
   inputs?: Record<string, string | string[]>
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A profile's `registry`, when it has a usable one. */

@@ -6,6 +6,7 @@
 // redirect, and appears in no message. Answers are read up to a size limit.
 
 import type { InputContext, SamplingRequest, SamplingResult } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import { chatCompletionsBody } from './openai-request.js'
 import { samplingResult } from './openai-response.js'
 import { samplingFailed } from './sampling-answer.js'
@@ -24,10 +25,6 @@ export interface EndpointSamplerOptions {
   fetch?: Fetch
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function isLoopback(url: URL): boolean {
   const host = url.hostname
   return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
@@ -36,7 +33,7 @@ function isLoopback(url: URL): boolean {
 /** The model among `models` the first hint names: its whole id, else a part of it (case aside). */
 export function modelForHints(models: readonly string[], hints: readonly unknown[]): string | undefined {
   for (const hint of hints) {
-    const name = isObject(hint) && typeof hint.name === 'string' ? hint.name.toLowerCase() : ''
+    const name = isRecord(hint) && typeof hint.name === 'string' ? hint.name.toLowerCase() : ''
     if (name === '') continue
     const found =
       models.find((model) => model.toLowerCase() === name) ??
@@ -70,11 +67,11 @@ function errorText(text: string): string {
   let said = text
   try {
     const body = JSON.parse(text) as unknown
-    const error = isObject(body) ? body.error : undefined
+    const error = isRecord(body) ? body.error : undefined
     said =
       typeof error === 'string'
         ? error
-        : isObject(error) && typeof error.message === 'string'
+        : isRecord(error) && typeof error.message === 'string'
           ? error.message
           : text
   } catch {
@@ -150,8 +147,8 @@ export function endpointSampler(
   async function modelFor(request: SamplingRequest, signal: AbortSignal): Promise<string> {
     if (options.model !== undefined) return options.model
     models ??= send('/models', { method: 'GET' }, signal).then((body) => {
-      const data = isObject(body) && Array.isArray(body.data) ? body.data : []
-      return data.flatMap((entry) => (isObject(entry) && typeof entry.id === 'string' ? [entry.id] : []))
+      const data = isRecord(body) && Array.isArray(body.data) ? body.data : []
+      return data.flatMap((entry) => (isRecord(entry) && typeof entry.id === 'string' ? [entry.id] : []))
     })
     // A failed listing is asked again next time.
     const listed = await models.catch((error) => {

@@ -4,11 +4,8 @@
 // An answer of another shape is refused with what is wrong with it.
 
 import type { SamplingRequest, SamplingResult } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import { applyStopSequences, offeredTools, samplingFailed } from './sampling-answer.js'
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 const stopReasons: Record<string, string> = {
   stop: 'endTurn',
@@ -21,7 +18,7 @@ const stopReasons: Record<string, string> = {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
   if (Array.isArray(content))
-    return content.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).join('')
+    return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('')
   return ''
 }
 
@@ -30,7 +27,7 @@ function toolUse(
   index: number,
   tools: ReadonlySet<string> | undefined,
 ): Record<string, unknown> {
-  const fn = isObject(call) && isObject(call.function) ? call.function : undefined
+  const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined
   const name = fn?.name
   if (typeof name !== 'string')
     throw samplingFailed(`the endpoint's tool call ${index + 1} names no function`)
@@ -43,8 +40,8 @@ function toolUse(
   } catch {
     throw samplingFailed(`the model called ${name} with arguments that are not JSON`)
   }
-  if (!isObject(input)) throw samplingFailed(`the model called ${name} with arguments that are not an object`)
-  const id = isObject(call) && typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index + 1}`
+  if (!isRecord(input)) throw samplingFailed(`the model called ${name} with arguments that are not an object`)
+  const id = isRecord(call) && typeof call.id === 'string' && call.id !== '' ? call.id : `call_${index + 1}`
   return { type: 'tool_use', id, name, input }
 }
 
@@ -54,17 +51,17 @@ export function samplingResult(
   request: SamplingRequest,
   requestedModel: string,
 ): SamplingResult {
-  const choice = isObject(body) && Array.isArray(body.choices) ? body.choices[0] : undefined
-  const message = isObject(choice) ? choice.message : undefined
-  if (!isObject(message))
+  const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined
+  const message = isRecord(choice) ? choice.message : undefined
+  if (!isRecord(message))
     throw samplingFailed('the endpoint answered without a message (no choices[0].message)')
   const tools = offeredTools(request)
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
   const text = textOf(message.content)
   const finish =
-    isObject(choice) && typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined
+    isRecord(choice) && typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined
   const model =
-    isObject(body) && typeof body.model === 'string' && body.model !== '' ? body.model : requestedModel
+    isRecord(body) && typeof body.model === 'string' && body.model !== '' ? body.model : requestedModel
   const uses = calls.map((call, index) => toolUse(call, index, tools))
   // Some servers say `stop` for an answer that calls tools: the calls are what it is.
   const stopReason =

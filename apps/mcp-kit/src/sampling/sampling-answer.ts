@@ -5,13 +5,10 @@
 // the answerer did not heed are applied here: the text ends before the first one.
 
 import type { SamplingRequest, SamplingResult } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import { CliError } from '../base/errors.js'
 
 type Block = Record<string, unknown>
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A failed answer: the call fails (2026) or the server is told (2025), exit 1 either way. */
 export function samplingFailed(message: string, details?: Record<string, unknown>): CliError {
@@ -20,7 +17,7 @@ export function samplingFailed(message: string, details?: Record<string, unknown
 
 function checkBlock(block: unknown, index: number, tools: ReadonlySet<string> | undefined): Block {
   const where = `content block ${index + 1}`
-  if (!isObject(block)) throw samplingFailed(`the answer's ${where} is not an object`)
+  if (!isRecord(block)) throw samplingFailed(`the answer's ${where} is not an object`)
   switch (block.type) {
     case 'text':
       if (typeof block.text !== 'string') throw samplingFailed(`the answer's ${where} has no text`)
@@ -39,7 +36,7 @@ function checkBlock(block: unknown, index: number, tools: ReadonlySet<string> | 
         )
       if (typeof block.id !== 'string' || block.id === '')
         throw samplingFailed(`the answer's ${where} (a tool call) needs an "id"`)
-      if (!isObject(block.input))
+      if (!isRecord(block.input))
         throw samplingFailed(`the answer's ${where} (a tool call) needs an "input" object`)
       return block
     }
@@ -55,7 +52,7 @@ export function offeredTools(request: SamplingRequest): ReadonlySet<string> | un
   const tools = (request as { tools?: unknown }).tools
   if (!Array.isArray(tools)) return undefined
   return new Set(
-    tools.flatMap((tool) => (isObject(tool) && typeof tool.name === 'string' ? [tool.name] : [])),
+    tools.flatMap((tool) => (isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [])),
   )
 }
 
@@ -83,7 +80,7 @@ export function checkResult(
     content: (blocks.length === 1 && !Array.isArray(value.content) ? blocks[0] : blocks) as never,
     model: (value.model as string | undefined) ?? model,
     stopReason: (value.stopReason as string | undefined) ?? (callsTools ? 'toolUse' : 'endTurn'),
-    ...(isObject(value._meta) ? { _meta: value._meta } : {}),
+    ...(isRecord(value._meta) ? { _meta: value._meta } : {}),
   }
 }
 
@@ -97,7 +94,7 @@ export function parseAnswer(text: string, request: SamplingRequest, model: strin
     } catch {
       parsed = undefined
     }
-    if (isObject(parsed) && 'content' in parsed) return checkResult(parsed, request, model)
+    if (isRecord(parsed) && 'content' in parsed) return checkResult(parsed, request, model)
   }
   // Plain text: the answer as written, without the line end a program or a prompt adds.
   return {

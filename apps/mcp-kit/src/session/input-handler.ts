@@ -9,6 +9,7 @@
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ElicitRequestParams, ElicitResult, InputHandler } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import { type InputArguments, parseInputFlags } from '../base/input-flags.js'
 import type { Io } from '../base/io.js'
 import { openTerminalPrompt } from '../base/terminal-prompt.js'
@@ -21,10 +22,6 @@ import { type Ask, askField, describeFormField, valueForTitle } from './form-fie
 export type { InputArguments }
 
 type Schema = Record<string, unknown>
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /**
  * Where questions are asked: a prompt and its end (undefined: no terminal to ask on). `signal`
@@ -60,7 +57,7 @@ export function createInputHandler(
     const { ClientError } = await import('@mcp-kit/client')
     const { coerceArguments, formatProblems, validateArguments } = await import('@mcp-kit/schema')
     const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as Schema
-    const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, Schema>
+    const properties = (isRecord(schema.properties) ? schema.properties : {}) as Record<string, Schema>
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
     const values: Record<string, unknown> = {}
     for (const [name, property] of Object.entries(properties)) {

@@ -4,6 +4,7 @@
 import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { ConnectOptions, Session } from '@mcp-kit/client'
+import { protocolVersions } from '@mcp-kit/core'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { parseByteSize } from '../base/byte-size.js'
 import { parseDuration } from '../base/duration.js'
@@ -19,8 +20,6 @@ import { samplingChoice } from '../sampling/sampling-choice.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
 import { messageTraceEntry } from './message-trace.js'
-
-const knownRevisions = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 
 /** `--header 'Name: value'` flags as headers (a malformed one: exit 2). */
 export function parseHeaders(values: readonly string[]): Record<string, string> {
@@ -72,10 +71,10 @@ export function connectOptions(
 ): ConnectOptions {
   const say = diagnostics(io, args)
   const protocol = args.protocol ?? 'auto'
-  if (protocol !== 'auto' && !knownRevisions.includes(protocol)) {
+  if (protocol !== 'auto' && !protocolVersions.includes(protocol)) {
     throw new CliError(
       'usage',
-      `--protocol ${JSON.stringify(protocol)}: expected auto or one of ${knownRevisions.join(', ')}`,
+      `--protocol ${JSON.stringify(protocol)}: expected auto or one of ${protocolVersions.join(', ')}`,
     )
   }
   const options: ConnectOptions = {

@@ -1,6 +1,7 @@
 // connect(): launches or reaches a server and opens a session in the era it speaks. A stdio server is
 // spawned before the rest loads, so the start-ups overlap; HTTP falls back to legacy SSE on 400/404/405.
 
+import { latestLegacyVersion } from '@mcp-kit/core'
 import { createOAuthHook } from '../auth/oauth.js'
 import {
   createSseTransport,
@@ -100,7 +101,9 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           {
             ...options,
             protocol:
-              options.protocol === 'auto' || options.protocol === undefined ? '2025-11-25' : options.protocol,
+              options.protocol === 'auto' || options.protocol === undefined
+                ? latestLegacyVersion
+                : options.protocol,
           },
           timeoutMs,
           eraCache,
@@ -153,7 +156,7 @@ export async function connect(server: ServerSpec, options: ConnectOptions = {}):
           connected = await initialize(
             attempt,
             server,
-            { ...options, protocol: '2025-11-25' },
+            { ...options, protocol: latestLegacyVersion },
             timeoutMs,
             eraCache,
           )

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Era } from '../protocol/versions.js'
+import type { Era } from '@mcp-kit/core'
 import type { ServerSpec } from '../server-spec.js'
 
 export interface EraCache {

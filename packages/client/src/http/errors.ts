@@ -1,9 +1,9 @@
 // What the Streamable HTTP transport reports when HTTP goes wrong: an answer that is no JSON-RPC message,
 // a JSON-RPC error with an error status, a token refused after a login, no server, a broken or bad response.
 
+import { isRecord } from '@mcp-kit/core'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
 import { MessageTooLarge, readBounded } from './sse-reader.js'
 
@@ -26,7 +26,7 @@ export class HttpStatusError extends Error {
 }
 
 function isJsonRpcError(value: unknown): value is { id: string | number; error: unknown } {
-  return isObject(value) && value.jsonrpc === '2.0' && isObject(value.error) && 'id' in value
+  return isRecord(value) && value.jsonrpc === '2.0' && isRecord(value.error) && 'id' in value
 }
 
 /**

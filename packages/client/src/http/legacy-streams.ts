@@ -1,8 +1,8 @@
 // The 2025-11-25 streams of a Streamable HTTP session besides the answers to its POSTs: resuming a
 // response stream that ended before its answer (SEP-1699), and the standalone GET stream.
 
+import type { Era } from '@mcp-kit/core'
 import { ClientError } from '../errors.js'
-import type { Era } from '../protocol/versions.js'
 import { MessageTooLarge } from './sse-reader.js'
 
 /** What the streams use of their transport (HttpTransport). */

@@ -1,9 +1,8 @@
 // The headers of each Streamable HTTP request, per era: the caller's first, the transport's own winning
 // (they follow its state or the body), names lower-cased so that no header goes out twice.
 
+import { type Era, isRecord, mcpNameField } from '@mcp-kit/core'
 import { encodeHeaderValue } from '@mcp-kit/schema/internal'
-import { isObject } from '../protocol/json.js'
-import type { Era } from '../protocol/versions.js'
 
 export type RequestKind = 'post' | 'stream' | 'delete'
 
@@ -18,16 +17,6 @@ const ownHeaders = new Set([
   'mcp-protocol-version',
   'mcp-session-id',
 ])
-
-/** Methods whose target travels in `Mcp-Name` (2026-07-28), and the param that names it. */
-const namedMethods: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-}
 
 export interface RequestHeadersInput {
   era: Era
@@ -55,7 +44,7 @@ export function requestHeaders(input: RequestHeadersInput): Record<string, strin
   const { message } = input
   if (input.protocolVersion !== undefined) headers['mcp-protocol-version'] = input.protocolVersion
   // W3C trace context travels in `_meta` and, for HTTP hops that read only headers, beside it.
-  const meta = isObject(message?.params) && isObject(message.params._meta) ? message.params._meta : undefined
+  const meta = isRecord(message?.params) && isRecord(message.params._meta) ? message.params._meta : undefined
   for (const name of traceHeaders) {
     const value = meta?.[name]
     if (typeof value === 'string' && /^[\x20-\x7e]{1,512}$/.test(value)) headers[name] = value
@@ -64,8 +53,8 @@ export function requestHeaders(input: RequestHeadersInput): Record<string, strin
     if (input.sessionId !== undefined) headers['mcp-session-id'] = input.sessionId
   } else if (message !== undefined && typeof message.method === 'string') {
     headers['mcp-method'] = message.method
-    const field = namedMethods[message.method]
-    const params = isObject(message.params) ? message.params : undefined
+    const field = mcpNameField(message.method)
+    const params = isRecord(message.params) ? message.params : undefined
     const name = field === undefined ? undefined : params?.[field]
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name)
   }

@@ -1,12 +1,12 @@
 // The client's Streamable HTTP transport, for both eras. Its own rather than the SDK's: bodies and SSE
 // events bounded while they stream, the 2026-07-28 headers and error bodies, per-request cancel, no SDK load.
 
+import type { Era } from '@mcp-kit/core'
+import { isRecord } from '@mcp-kit/core'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { isObject } from '../protocol/json.js'
 import { messageTooLarge } from '../protocol/message-size.js'
 import type { MessageRelation, MessageTransport, SendOptions } from '../protocol/message-transport.js'
-import type { Era } from '../protocol/versions.js'
 import { errorAnswer, streamFailure, unreachable } from './errors.js'
 import { readGetStream, resumeStream, type StreamSource } from './legacy-streams.js'
 import { fetchWithinOrigin } from './redirects.js'
@@ -89,7 +89,7 @@ export class HttpTransport implements MessageTransport {
     const value = message as unknown as Record<string, unknown>
     const id = typeof value.method === 'string' && 'id' in value ? (value.id as number | string) : undefined
     // 2025: a cancelled request's stream carries nothing more worth reading (or resuming).
-    if (value.method === 'notifications/cancelled' && isObject(value.params)) {
+    if (value.method === 'notifications/cancelled' && isRecord(value.params)) {
       const cancelled = value.params.requestId
       if (typeof cancelled === 'number' || typeof cancelled === 'string') this.abortRequest(cancelled)
     }
@@ -278,7 +278,7 @@ export class HttpTransport implements MessageTransport {
   }
 
   #deliver(message: unknown, relatedRequestId?: number | string): void {
-    if (!isObject(message))
+    if (!isRecord(message))
       throw new ClientError('protocol_error', 'the server sent a JSON value that is not a JSON-RPC message')
     if (relatedRequestId === undefined) this.onmessage?.(message as unknown as JSONRPCMessage)
     else this.onmessage?.(message as unknown as JSONRPCMessage, { relatedRequestId })

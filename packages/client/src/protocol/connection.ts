@@ -2,15 +2,14 @@
 // the wire; server requests and notifications go to the owner, or to the request they are about. Ours,
 // not the SDK's Client, for start-up time (docs/architecture.md "Layers").
 
+import { type Era, isRecord, latestLegacyVersion } from '@mcp-kit/core'
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { type Envelope, envelopeMeta } from './envelope.js'
-import { isObject } from './json.js'
 import { answerServerRequest, checkInitializeResult } from './legacy-protocol.js'
 import type { MessageRelation, MessageTransport } from './message-transport.js'
 import { isRepeatable } from './repeatable.js'
 import { responseId, responseOutcome } from './response.js'
-import { type Era, latestProtocolVersion } from './versions.js'
 
 export interface RequestOptions {
   /** Per-request timeout, reset by progress; 0 for none (a subscription). */
@@ -140,7 +139,7 @@ export class Connection {
     timeoutMs: number,
     signal?: AbortSignal,
     capabilities: Record<string, unknown> = {},
-    protocolVersion: string = latestProtocolVersion,
+    protocolVersion: string = latestLegacyVersion,
   ): Promise<InitializeResult> {
     this.#envelope = undefined
     const result = (await this.request(
@@ -182,7 +181,7 @@ export class Connection {
       }
       this.#pending.set(id, pending)
       // Always ask for progress: it keeps long calls alive (the per-call timeout resets on it).
-      const given = isObject(params?._meta) ? params._meta : undefined
+      const given = isRecord(params?._meta) ? params._meta : undefined
       const meta =
         this.#envelope === undefined
           ? { ...given, progressToken: id }
@@ -283,11 +282,11 @@ export class Connection {
           scope?.onRequest === undefined ? this.#events : scope,
           value.id,
           method,
-          isObject(value.params) ? value.params : undefined,
+          isRecord(value.params) ? value.params : undefined,
         )
         return
       }
-      const params = isObject(value.params) ? value.params : undefined
+      const params = isRecord(value.params) ? value.params : undefined
       if (method === 'notifications/progress' && params) {
         this.#progress(params)
         return

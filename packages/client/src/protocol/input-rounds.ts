@@ -1,10 +1,10 @@
 // Multi round-trip requests (2026-07-28): an `input_required` answer is answered through the InputHandler
 // and the call retried with `inputResponses`; also the `Mcp-Param-*` headers a tools/call mirrors.
 
+import { isRecord } from '@mcp-kit/core'
 import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
-import { isObject } from './json.js'
 
 export const maximumRounds = 16
 
@@ -22,7 +22,7 @@ export async function withInputRounds(
   let retry = params
   for (let round = 1; ; round++) {
     const result = await send(retry)
-    if (!isObject(result)) return result
+    if (!isRecord(result)) return result
     const type = result.resultType
     // A task (the tasks extension) is the caller's to follow.
     if (type === undefined || type === 'complete' || type === 'task') return result
@@ -38,15 +38,15 @@ export async function withInputRounds(
         `${what}: the server still wanted input after ${maximumRounds} rounds`,
       )
     }
-    const requests = isObject(result.inputRequests) ? result.inputRequests : {}
+    const requests = isRecord(result.inputRequests) ? result.inputRequests : {}
     const inputResponses: Record<string, unknown> = {}
     for (const [key, request] of Object.entries(requests)) {
-      if (!isObject(request) || typeof request.method !== 'string') {
+      if (!isRecord(request) || typeof request.method !== 'string') {
         throw new ClientError('protocol_error', `${what}: input request '${key}' is malformed`)
       }
       inputResponses[key] = await answerInput(
         handler,
-        { method: request.method, params: isObject(request.params) ? request.params : undefined },
+        { method: request.method, params: isRecord(request.params) ? request.params : undefined },
         { during: what, signal },
         inputTimeoutMs,
       )

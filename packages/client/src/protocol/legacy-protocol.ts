@@ -1,24 +1,23 @@
 // The 2025-11-25 side of a Connection: what a server's initialize answer must hold to be used, and the
 // answers to the server's own requests (ping, and the questions the owner's handler answers).
 
+import { isRecord, legacyProtocolVersions, rpcCodes } from '@mcp-kit/core'
 import type { InitializeResult, JSONRPCMessage } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { isObject } from './json.js'
-import { supportedProtocolVersions } from './versions.js'
 
 /** Throws protocol_error for an invalid initialize result or a version this client does not speak. */
 export function checkInitializeResult(result: InitializeResult): void {
-  if (!isObject(result) || typeof result.protocolVersion !== 'string') {
+  if (!isRecord(result) || typeof result.protocolVersion !== 'string') {
     throw new ClientError('protocol_error', 'the server sent an invalid initialize result')
   }
   // Tolerated: hand-written servers that leave out capabilities or serverInfo.
-  if (!isObject(result.capabilities)) (result as { capabilities: object }).capabilities = {}
-  if (!isObject(result.serverInfo))
+  if (!isRecord(result.capabilities)) (result as { capabilities: object }).capabilities = {}
+  if (!isRecord(result.serverInfo))
     (result as { serverInfo: object }).serverInfo = { name: 'unknown', version: '' }
-  if (!(supportedProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
+  if (!(legacyProtocolVersions as readonly string[]).includes(result.protocolVersion)) {
     throw new ClientError(
       'protocol_error',
-      `the server speaks MCP ${result.protocolVersion}, which this client does not support (it speaks ${supportedProtocolVersions.join(', ')})`,
+      `the server speaks MCP ${result.protocolVersion}, which this client does not support (it speaks ${legacyProtocolVersions.join(', ')})`,
     )
   }
 }
@@ -42,7 +41,10 @@ export async function answerServerRequest(
     response = {
       jsonrpc: '2.0',
       id,
-      error: { code: -32601, message: `Method not found: this client does not offer ${method}` },
+      error: {
+        code: rpcCodes.methodNotFound,
+        message: `Method not found: this client does not offer ${method}`,
+      },
     }
   } else {
     try {
@@ -54,7 +56,7 @@ export async function answerServerRequest(
       response = {
         jsonrpc: '2.0',
         id,
-        error: { code: Number.isInteger(code) ? (code as number) : -32603, message },
+        error: { code: Number.isInteger(code) ? (code as number) : rpcCodes.internalError, message },
       }
     }
   }

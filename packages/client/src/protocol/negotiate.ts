@@ -1,14 +1,13 @@
 // Which era a server speaks, decided once per connection (docs/architecture.md "Protocol eras"): only a
 // valid DiscoverResult makes a server modern; anything else means 2025 and initialize on the same connection.
 
+import { type Era, isModernVersion, isRecord, modernProtocolVersions, rpcCodes } from '@mcp-kit/core'
 import type { Implementation, InitializeResult, ServerCapabilities } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import type { Connection } from './connection.js'
 import type { Envelope } from './envelope.js'
-import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
 import { tasksExtension } from './tasks.js'
-import { type Era, isModernVersion, modernProtocolVersions } from './versions.js'
 
 /** `auto`, or one revision to speak and nothing else. */
 export type ProtocolChoice = 'auto' | string
@@ -68,7 +67,7 @@ class NotDiscoverResult extends Error {
 
 /** The probe's result, if it is a valid DiscoverResult. */
 function discoverResult(result: unknown): Record<string, unknown> | undefined {
-  if (!isObject(result) || !isObject(result.capabilities)) return undefined
+  if (!isRecord(result) || !isRecord(result.capabilities)) return undefined
   const versions = result.supportedVersions
   if (!Array.isArray(versions) || versions.length === 0) return undefined
   return versions.every((version) => typeof version === 'string') ? result : undefined
@@ -99,12 +98,12 @@ async function discover(
   options.onDiagnostic?.(
     `server/discover answered a DiscoverResult (versions ${(result.supportedVersions as string[]).join(', ')}); speaking ${envelope.protocolVersion}`,
   )
-  const meta = isObject(result._meta) ? result._meta : {}
+  const meta = isRecord(result._meta) ? result._meta : {}
   const serverInfo = meta['io.modelcontextprotocol/serverInfo']
   return {
     era: 'modern',
     protocolVersion: envelope.protocolVersion,
-    serverInfo: isObject(serverInfo)
+    serverInfo: isRecord(serverInfo)
       ? (serverInfo as unknown as Implementation)
       : { name: 'unknown', version: '' },
     capabilities: result.capabilities as ServerCapabilities,
@@ -156,8 +155,8 @@ function httpStatus(error: unknown): number | undefined {
 
 /** A recognized modern answer to the probe: an UnsupportedProtocolVersion error naming modern versions. */
 function modernVersionsOffered(error: unknown): string[] | undefined {
-  if (!(error instanceof RpcError) || error.code !== -32022) return undefined
-  const supported = isObject(error.data) ? error.data.supported : undefined
+  if (!(error instanceof RpcError) || error.code !== rpcCodes.unsupportedProtocolVersion) return undefined
+  const supported = isRecord(error.data) ? error.data.supported : undefined
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : []
 }
 

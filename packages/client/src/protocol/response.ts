@@ -1,8 +1,8 @@
 // How a server's answer to one of our requests is read: which request it answers, and what it
 // settles that request with. Tolerant in what it accepts (docs/architecture.md "Protocol eras").
 
+import { isRecord, rpcCodes } from '@mcp-kit/core'
 import { ClientError } from '../errors.js'
-import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
 
 /** The id of the request a response answers; undefined when it cannot be one of ours. */
@@ -18,11 +18,11 @@ export function responseOutcome(
   response: Record<string, unknown>,
   method: string,
 ): { result: unknown } | { error: Error } {
-  if (isObject(response.error)) {
+  if (isRecord(response.error)) {
     const error = response.error
     return {
       error: new RpcError(
-        typeof error.code === 'number' ? error.code : -32603,
+        typeof error.code === 'number' ? error.code : rpcCodes.internalError,
         typeof error.message === 'string' ? error.message : 'unknown error',
         error.data,
       ),
@@ -31,7 +31,10 @@ export function responseOutcome(
   if (response.error !== undefined && response.error !== null) {
     // An error that is not an object (`"error": "no such method"`): still an error answer.
     return {
-      error: new RpcError(-32603, typeof response.error === 'string' ? response.error : 'unknown error'),
+      error: new RpcError(
+        rpcCodes.internalError,
+        typeof response.error === 'string' ? response.error : 'unknown error',
+      ),
     }
   }
   if ('result' in response) return { result: response.result }

@@ -1,12 +1,12 @@
 // Following a task to its end, in both eras: `tasks/get` at the server's interval (woken early by its
 // notices), its questions answered, a 2025 task's result fetched, cancelled when the caller gives up.
 
+import type { Era } from '@mcp-kit/core'
+import { isRecord, rpcCodes } from '@mcp-kit/core'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
-import { isObject } from './json.js'
 import { RpcError } from './rpc-error.js'
-import type { Era } from './versions.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
 
@@ -45,17 +45,17 @@ const maximumPollMs = 30_000
  * whose `execution.taskSupport` is `required`).
  */
 export function createdTask(result: unknown, era: Era): TaskState | undefined {
-  if (!isObject(result)) return undefined
+  if (!isRecord(result)) return undefined
   if (era === 'modern') return result.resultType === 'task' ? taskState(result, 'tools/call') : undefined
   // 2025-11-25: CreateTaskResult is `{ task: Task }`.
-  return isObject(result.task) && !Array.isArray(result.content)
+  return isRecord(result.task) && !Array.isArray(result.content)
     ? taskState(result.task, 'tools/call')
     : undefined
 }
 
 /** Reads a Task (either era's field names) into a TaskDetails; protocol_error when it is not one. */
 export function taskState(value: unknown, what: string): TaskDetails {
-  if (!isObject(value) || typeof value.taskId !== 'string' || !statuses.has(String(value.status))) {
+  if (!isRecord(value) || typeof value.taskId !== 'string' || !statuses.has(String(value.status))) {
     throw new ClientError('protocol_error', `${what}: the server's answer is not a task`)
   }
   const task: TaskDetails = { taskId: value.taskId, status: value.status as TaskStatus }
@@ -66,14 +66,14 @@ export function taskState(value: unknown, what: string): TaskDetails {
   if (typeof ttl === 'number' || ttl === null) task.ttlMs = ttl
   const poll = value.pollIntervalMs ?? value.pollInterval
   if (typeof poll === 'number') task.pollIntervalMs = poll
-  if (isObject(value.inputRequests)) task.inputRequests = value.inputRequests
-  if (isObject(value.result)) {
+  if (isRecord(value.inputRequests)) task.inputRequests = value.inputRequests
+  if (isRecord(value.result)) {
     const { resultType: _resultType, ...result } = value.result
     task.result = result as CallToolResult
   }
-  if (isObject(value.error)) {
+  if (isRecord(value.error)) {
     task.error = {
-      code: typeof value.error.code === 'number' ? value.error.code : -32603,
+      code: typeof value.error.code === 'number' ? value.error.code : rpcCodes.internalError,
       message: typeof value.error.message === 'string' ? value.error.message : 'the task failed',
     }
     if (value.error.data !== undefined) task.error.data = value.error.data
@@ -170,7 +170,7 @@ export async function followTask(
         const responses: Array<[string, unknown]> = []
         for (const [key, request] of Object.entries(task.inputRequests)) {
           if (answered.has(key)) continue
-          if (!isObject(request) || typeof request.method !== 'string') {
+          if (!isRecord(request) || typeof request.method !== 'string') {
             throw new ClientError(
               'protocol_error',
               `${what}: input request '${key}' of task ${taskId} is malformed`,
@@ -178,7 +178,7 @@ export async function followTask(
           }
           const answer = await answerInput(
             link.input,
-            { method: request.method, params: isObject(request.params) ? request.params : undefined },
+            { method: request.method, params: isRecord(request.params) ? request.params : undefined },
             { during: what, signal },
           )
           responses.push([key, answer])
@@ -223,7 +223,10 @@ function ending(task: TaskDetails, what: string): CallToolResult {
     return task.result
   }
   if (task.status === 'failed') {
-    const error = task.error ?? { code: -32603, message: task.statusMessage ?? 'the task failed' }
+    const error = task.error ?? {
+      code: rpcCodes.internalError,
+      message: task.statusMessage ?? 'the task failed',
+    }
     throw new RpcError(error.code, error.message, error.data)
   }
   throw new ClientError(

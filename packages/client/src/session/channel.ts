@@ -1,13 +1,13 @@
 // One session's (or one borrower's) way to the server over the shared connection: requests under its
 // limits and cancellation, with its own question handler and log sink, failures named after the request.
 
+import type { Era } from '@mcp-kit/core'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import type { Connection, RequestScope } from '../protocol/connection.js'
 import { answerInput, callInput, isInputTimeout } from '../protocol/input.js'
 import { withInputRounds } from '../protocol/input-rounds.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
-import type { Era } from '../protocol/versions.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import { describeExit, describeLimit, limitOption, normalizeError } from './errors.js'
 import { traceSampling } from './sampling-trace.js'

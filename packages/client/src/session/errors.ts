@@ -1,6 +1,7 @@
 // How whatever a request ran into (a JSON-RPC error, a limit, a lost connection, an HTTP status) becomes
 // one ClientError whose message names the request and says what happened.
 
+import { rpcCodes } from '@mcp-kit/core'
 import { ClientError, type ClientErrorCode } from '../errors.js'
 import { noSampler } from '../protocol/input.js'
 import { RpcError } from '../protocol/rpc-error.js'
@@ -41,14 +42,14 @@ export function describeLimit(
 function modernExplanation(error: RpcError): string | undefined {
   const data = error.data as Record<string, unknown> | undefined
   switch (error.code) {
-    case -32020:
+    case rpcCodes.headerMismatch:
       return `the server refused the request's headers (${error.message})`
-    case -32021: {
+    case rpcCodes.missingClientCapability: {
       const names = requiredCapabilities(error)
       const said = `the server needs the client to support ${names.join(', ') || 'a capability'}, which this client did not declare (${error.message})`
       return names.includes('sampling') ? `${said} ${noSampler}` : said
     }
-    case -32022: {
+    case rpcCodes.unsupportedProtocolVersion: {
       const supported = Array.isArray(data?.supported)
         ? (data.supported as unknown[]).join(', ')
         : 'other versions'
@@ -73,8 +74,8 @@ const questionCapabilities = new Set(['sampling', 'elicitation', 'roots'])
  * 2026-07-28 form, as the SDK reads it) or a message that says so ("Resource … not found").
  */
 function isResourceNotFound(error: RpcError): boolean {
-  if (error.code === -32002) return true
-  if (error.code !== -32602) return false
+  if (error.code === rpcCodes.resourceNotFound) return true
+  if (error.code !== rpcCodes.invalidParams) return false
   const data = error.data
   const onlyUri =
     typeof data === 'object' &&
@@ -123,21 +124,26 @@ export function normalizeError(error: unknown, context: NormalizeContext): Clien
   if (error instanceof RpcError) {
     const code = error.code
     const byCode: Record<number, ClientErrorCode> = {
-      [-32602]: 'invalid_arguments',
-      [-32601]: 'server_error',
-      [-32020]: 'protocol_error',
-      [-32022]: 'protocol_error',
+      [rpcCodes.invalidParams]: 'invalid_arguments',
+      [rpcCodes.methodNotFound]: 'server_error',
+      [rpcCodes.headerMismatch]: 'protocol_error',
+      [rpcCodes.unsupportedProtocolVersion]: 'protocol_error',
     }
     // Servers answer an unknown tool with -32602 "Tool x not found" or "Unknown tool: x".
-    if (code === -32602 && /unknown tool|tool\b.*\bnot found/i.test(error.message))
-      byCode[-32602] = 'tool_not_found'
+    if (code === rpcCodes.invalidParams && /unknown tool|tool\b.*\bnot found/i.test(error.message))
+      byCode[rpcCodes.invalidParams] = 'tool_not_found'
     if (isResourceNotFound(error)) byCode[code] = 'resource_not_found'
     // A server that needs a question answered this client cannot answer (2026-07-28 -32021).
-    if (code === -32021 && requiredCapabilities(error).some((name) => questionCapabilities.has(name)))
+    if (
+      code === rpcCodes.missingClientCapability &&
+      requiredCapabilities(error).some((name) => questionCapabilities.has(name))
+    )
       byCode[code] = 'input_required'
     const explanation =
       modernExplanation(error) ??
-      (code === -32601 ? `the server does not support this request (${error.message})` : error.message)
+      (code === rpcCodes.methodNotFound
+        ? `the server does not support this request (${error.message})`
+        : error.message)
     return new ClientError(byCode[code] ?? 'server_error', `${what}: ${explanation}`, {
       details: { rpcCode: code, data: error.data },
       cause: error,

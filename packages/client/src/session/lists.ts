@@ -1,10 +1,10 @@
 // A session's lists: every page (a repeated cursor or too many pages is a protocol error; the first page's
 // cache hint is kept), and the tools list, fetched once, checked and filtered.
 
+import { isRecord } from '@mcp-kit/core'
 import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { indexParamHeaders } from '../protocol/input-rounds.js'
-import { isObject } from '../protocol/json.js'
 import { toolIsRepeatable } from '../protocol/repeatable.js'
 import type { SessionChannel } from './channel.js'
 import { requireArray } from './results.js'
@@ -40,7 +40,7 @@ export async function listAll<T>(
     )
     // Tolerated: a hand-written server that answers a list it does not keep with {}, null or a
     // string has nothing to list. A list that is there but is not an array is still refused.
-    if (count === 0 && (!isObject(answer) || answer[key] === undefined)) return items
+    if (count === 0 && (!isRecord(answer) || answer[key] === undefined)) return items
     const result = requireArray(answer, key, method)
     if (count === 0 && typeof result.ttlMs === 'number') {
       hints.set(method, {

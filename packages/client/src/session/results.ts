@@ -1,13 +1,13 @@
 // Checks on what a server answered, kept to what the client relies on: the field a result must have,
 // structuredContent against the tool's outputSchema, the text a failed tool call is traced with.
 
+import { isRecord } from '@mcp-kit/core'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
-import { isObject } from '../protocol/json.js'
 
 /** Checks the one field a result must have to be usable, instead of a full schema pass per message. */
 export function requireArray(result: unknown, field: string, what: string): Record<string, unknown> {
-  if (!isObject(result) || !Array.isArray(result[field])) {
+  if (!isRecord(result) || !Array.isArray(result[field])) {
     throw new ClientError('protocol_error', `${what}: the server's result has no '${field}' list`)
   }
   return result
@@ -21,7 +21,7 @@ export async function checkOutput(
 ): Promise<void> {
   const schema = outputSchemas.get(name)
   if (schema === undefined || result.isError) return
-  if (!isObject(result.structuredContent)) {
+  if (!isRecord(result.structuredContent)) {
     throw new ClientError(
       'protocol_error',
       `${what}: the tool declares an outputSchema but returned no structuredContent`,

@@ -1,6 +1,7 @@
 // A connected MCP session, the same object whichever era the server speaks: lists, calls with per-call
 // and total limits that cancel on the wire, input rounds, tasks, watching, normalized errors and traces.
 
+import type { Era } from '@mcp-kit/core'
 import type {
   CallToolResult,
   GetPromptResult,
@@ -16,7 +17,6 @@ import type { ClientError } from '../errors.js'
 import type { Connection } from '../protocol/connection.js'
 import type { MessageTransport } from '../protocol/message-transport.js'
 import { type TaskDetails, taskState } from '../protocol/tasks.js'
-import type { Era } from '../protocol/versions.js'
 import type { ServerSpec } from '../server-spec.js'
 import type { ProcessTransport } from '../stdio/process-transport.js'
 import { SessionChannel } from './channel.js'

@@ -1,6 +1,7 @@
 // A session's tool calls: the tools filter, the trace entry, a task where a 2025 tool needs one, the call
 // slot, Mcp-Param headers (retried once on a mismatch), a task followed, and the result checked.
 
+import { rpcCodes } from '@mcp-kit/core'
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { createdTask } from '../protocol/tasks.js'
@@ -98,7 +99,7 @@ async function callWithHeaders(
       return await channel.rounds(what, 'tools/call', params, options, { headers, repeatable: repeatable() })
     } catch (error) {
       // Spec: on HeaderMismatch re-read the tool's schema and retry with the right headers.
-      const mismatch = ClientError.isInstance(error) && error.details?.rpcCode === -32020
+      const mismatch = ClientError.isInstance(error) && error.details?.rpcCode === rpcCodes.headerMismatch
       if (!mismatch || attempt > 1) throw error
       forgetTools(shared)
     }

@@ -1,32 +1,11 @@
 // Trace entries (docs/architecture.md "Traces"), written around each call by `traced`. Secrets are never
 // written: env and header values and URL queries do not appear, and argument values can be redacted.
 
+import { redactArguments, type TraceEntry, type TraceKind } from '@mcp-kit/core'
 import { ClientError } from '../errors.js'
 import type { ServerSpec } from '../server-spec.js'
 
-export type TraceKind = 'tool_call' | 'resource_read' | 'prompt_get' | 'sampling'
-
-export interface TraceEntry {
-  ts_ms: number
-  kind: TraceKind
-  /** The tool, resource or prompt; for `sampling`, `sampling/createMessage`. */
-  name: string
-  ok: boolean
-  latency_ms: number
-  error_code?: string
-  error_message?: string
-  /** The call's arguments; for `sampling`, the request (messages, system prompt, limits, tools). */
-  args: Record<string, unknown>
-  server: string
-  /** `sampling`: the request that asked (e.g. `tools/call 'summarize'`), when the server said. */
-  during?: string
-  /** `sampling`: the model that answered. */
-  model?: string
-  /** `sampling`: why the model stopped (`endTurn`, `maxTokens`, `stopSequence`, `toolUse`, …). */
-  stop_reason?: string
-  /** `sampling`: the answer's content (left out when arguments are redacted). */
-  answer?: unknown
-}
+export type { TraceEntry, TraceKind }
 
 /** How a server is named in traces: its command line, or its URL without query or credentials. */
 export function traceServerName(server: ServerSpec): string {
@@ -39,10 +18,7 @@ export function traceServerName(server: ServerSpec): string {
   }
 }
 
-/** Replaces every argument value with "[redacted]", keeping the names. */
-export function redactArguments(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(args).map((name) => [name, '[redacted]']))
-}
+export { redactArguments }
 
 /** What `traced` reads of a session's options. */
 export interface TraceOptions {

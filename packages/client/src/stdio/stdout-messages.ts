@@ -1,8 +1,8 @@
 // The server's stdout as JSON-RPC messages: one per line, each line capped while it arrives; lines that
 // are not JSON-RPC 2.0 messages are skipped with one diagnostic each.
 
+import { isRecord } from '@mcp-kit/core'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
-import { isObject } from '../protocol/json.js'
 
 export interface StdoutMessagesOptions {
   maxMessageBytes: number
@@ -36,7 +36,7 @@ export function createStdoutMessages(options: StdoutMessagesOptions): (chunk: Bu
     const items = Array.isArray(parsed) ? parsed : [parsed]
     let skipped = 0
     for (const item of items) {
-      if (isObject(item) && item.jsonrpc === '2.0') {
+      if (isRecord(item) && item.jsonrpc === '2.0') {
         options.onMessage(item as JSONRPCMessage)
       } else skipped++
     }

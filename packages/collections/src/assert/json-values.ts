@@ -1,15 +1,13 @@
 // Equality, containment and JSON types of plain JSON values, as the assertions compare them.
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isRecord } from '@mcp-kit/core'
 
 /** Deep equality of JSON values (object key order does not matter). */
 export function deepEqual(left: unknown, right: unknown): boolean {
   if (left === right) return true
   if (Array.isArray(left) && Array.isArray(right))
     return left.length === right.length && left.every((item, index) => deepEqual(item, right[index]))
-  if (isPlainObject(left) && isPlainObject(right)) {
+  if (isRecord(left) && isRecord(right)) {
     const keys = Object.keys(left)
     if (keys.length !== Object.keys(right).length) return false
     return keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]))
@@ -27,7 +25,7 @@ export function contains(actual: unknown, expected: unknown): boolean {
     const wanted = Array.isArray(expected) ? expected : [expected]
     return wanted.every((item) => actual.some((candidate) => contains(candidate, item)))
   }
-  if (isPlainObject(actual) && isPlainObject(expected))
+  if (isRecord(actual) && isRecord(expected))
     return Object.entries(expected).every(
       ([key, item]) => Object.hasOwn(actual, key) && contains(actual[key], item),
     )

@@ -2,9 +2,10 @@
 // that a snapshot does not compare. A path mask hides the values a JSONPath matches; a pattern
 // mask replaces its matches in every string with `<name>`. Both sides get the same masks.
 
+import { isRecord } from '@mcp-kit/core'
 import type { Mask } from '../collection-types.js'
 import { matchesOf } from './json-path.js'
-import { isPlainObject, regexOf } from './json-values.js'
+import { regexOf } from './json-values.js'
 
 /** What a path mask leaves in a value's place: the same object on both sides, so they compare equal. */
 export const maskedValue: Readonly<Record<string, never>> = Object.freeze({})
@@ -46,7 +47,7 @@ function replaceInStrings(
   }
   if (value === maskedValue) return value
   if (Array.isArray(value)) return value.map((item) => replaceInStrings(item, patterns))
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     const result: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value))
       Object.defineProperty(result, key, {

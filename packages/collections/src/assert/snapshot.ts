@@ -1,9 +1,9 @@
 // A result against its snapshot (`expect.result`), masks applied to both: every place they
 // differ, with its path, what was expected and what came.
 
+import { isRecord } from '@mcp-kit/core'
 import type { Failure, Mask } from '../collection-types.js'
 import { formatPath, preview, type Segments } from './json-path.js'
-import { isPlainObject } from './json-values.js'
 import { applyMasks, maskedValue } from './masks.js'
 
 export interface Difference {
@@ -31,7 +31,7 @@ export function differences(expected: unknown, actual: unknown, limit = maximumD
       }
       return
     }
-    if (isPlainObject(left) && isPlainObject(right) && left !== maskedValue && right !== maskedValue) {
+    if (isRecord(left) && isRecord(right) && left !== maskedValue && right !== maskedValue) {
       for (const key of Object.keys(left)) {
         if (found.length >= limit) return
         if (!Object.hasOwn(right, key))

@@ -3,8 +3,8 @@
 // and random-looking ids under keys named like them) and, when the same request was recorded
 // twice, by the places where the two answers differ. Each finding is a mask a person can edit.
 
+import { isRecord } from '@mcp-kit/core'
 import { formatPath, type Segments } from '../assert/json-path.js'
-import { isPlainObject } from '../assert/json-values.js'
 import { differences } from '../assert/snapshot.js'
 import type { Mask } from '../collection-types.js'
 
@@ -40,7 +40,7 @@ interface Leaf {
 function leaves(value: unknown, segments: Segments = [], found: Leaf[] = []): Leaf[] {
   if (Array.isArray(value))
     for (const [index, item] of value.entries()) leaves(item, [...segments, index], found)
-  else if (isPlainObject(value))
+  else if (isRecord(value))
     for (const [key, item] of Object.entries(value)) leaves(item, [...segments, key], found)
   else found.push({ segments, value })
   return found
@@ -61,11 +61,10 @@ export function patternsFound(values: readonly unknown[]): Mask[] {
  * send it): compared there, with the masks that apply to it, not a second time as text.
  */
 function structuredCopies(value: unknown): Mask[] {
-  if (!isPlainObject(value) || value.structuredContent === undefined || !Array.isArray(value.content))
-    return []
+  if (!isRecord(value) || value.structuredContent === undefined || !Array.isArray(value.content)) return []
   const structured = JSON.stringify(value.structuredContent)
   return value.content.flatMap((item, index) => {
-    if (!isPlainObject(item) || item.type !== 'text' || typeof item.text !== 'string') return []
+    if (!isRecord(item) || item.type !== 'text' || typeof item.text !== 'string') return []
     try {
       if (JSON.stringify(JSON.parse(item.text)) !== structured) return []
     } catch {

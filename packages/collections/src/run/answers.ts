@@ -4,6 +4,7 @@
 // defaults; the CLI hands its `--input` mechanism instead (RunOptions.inputFor).
 
 import type { ElicitRequestParams, ElicitResult, InputContext, InputHandler } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import type { Answers } from '../collection-types.js'
 
 export interface InputSwitch {
@@ -36,10 +37,6 @@ export function inputSwitch(roots: InputHandler['roots']): InputSwitch {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * The package's answers to a step's questions: `decline`/`cancel`/`accept` as they say; a form
  * gets its defaults, then the step's fields; a required field nobody gave fails the step with
@@ -51,7 +48,7 @@ export function answersHandler(answers: Answers | undefined): InputHandler {
       if (typeof answers === 'string') return { action: answers } as ElicitResult
       const { ClientError } = await import('@mcp-kit/client')
       const schema = (request as { requestedSchema?: Record<string, unknown> }).requestedSchema ?? {}
-      const properties = isObject(schema.properties)
+      const properties = isRecord(schema.properties)
         ? (schema.properties as Record<string, Record<string, unknown>>)
         : {}
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : []
@@ -66,7 +63,7 @@ export function answersHandler(answers: Answers | undefined): InputHandler {
       const content: Record<string, unknown> = {}
       for (const [name, property] of Object.entries(properties))
         if (property.default !== undefined) content[name] = property.default
-      Object.assign(content, isObject(answers) ? answers : {})
+      Object.assign(content, isRecord(answers) ? answers : {})
       const missing = required.filter((name) => content[name] === undefined)
       if (missing.length > 0)
         throw new ClientError(

@@ -6,6 +6,7 @@
 // through @mcp-kit/registry), each with its place among the upstreams, since the file's order
 // decides which upstream owns an overlapping resource space.
 
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError, parseReference } from '@mcp-kit/profiles'
 import type { UpstreamOptions } from '../types.js'
 
@@ -28,10 +29,6 @@ const launchKeys = ['command', 'args', 'env', 'cwd', 'headers'] as const
 /** True for an entry whose `url` is a registry reference. */
 export function isReferenceUrl(url: unknown): url is string {
   return typeof url === 'string' && /^mcp\+registry:/i.test(url)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The entry's `inputs`: strings, or lists of strings for a repeated argument. */

@@ -4,6 +4,7 @@
 // retry), then the call itself inside its trace spans, then the metrics and the audit record.
 // With no controls on, a call goes straight to the upstream with the caller's trace context.
 
+import { rpcCodes } from '@mcp-kit/core'
 import { type HandlerContext, principalOf, RpcFailure, ServerError, type TraceContext } from '@mcp-kit/server'
 import type { AuditLog, AuditRecord } from '../audit/audit-log.js'
 import { redact } from '../audit/redact.js'
@@ -15,7 +16,7 @@ import type { GatewayMetrics } from '../telemetry/prometheus.js'
 import type { CallTrace, GatewayTracing } from '../telemetry/tracing.js'
 
 /** The JSON-RPC error code of a call refused by a rate limit or concurrency cap. */
-export const rateLimitedCode = -32029
+export const rateLimitedCode = rpcCodes.rateLimited
 
 /** What a gateway applies to its calls now; replaced whole on reload. */
 export interface CallControls {
@@ -42,7 +43,7 @@ type Outcome = AuditRecord['outcome']
 
 /** The refusal of a denied item: the very error a missing one gets. */
 function denial(item: ControlledItem, target: string): Error {
-  if (item.kind === 'tool') return new RpcFailure(-32602, `Unknown tool: ${target}`)
+  if (item.kind === 'tool') return new RpcFailure(rpcCodes.invalidParams, `Unknown tool: ${target}`)
   if (item.kind === 'prompt')
     return new ServerError('prompt_not_found', `Unknown prompt: ${target}`, { details: { prompt: target } })
   return new ServerError('resource_not_found', `Resource not found: ${target}`, { details: { uri: target } })

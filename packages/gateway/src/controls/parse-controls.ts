@@ -2,11 +2,12 @@
 // at load: a mistake is a ConfigError pointing at its line and column (`file:12:7: …`), so a bad
 // rule is refused before it could let a call through, and a reload keeps the running config.
 
+import { isRecord } from '@mcp-kit/core'
 import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
 import { ConfigError } from '../config-error.js'
 import type { ArgumentCondition, ItemSpec, PolicySpec, RuleSpec } from '../policy/policy-types.js'
 import type { ControlsSpec } from './controls-types.js'
-import { isObject, object, type Path, Problem, principal, shown, strings } from './parse-fields.js'
+import { object, type Path, Problem, principal, shown, strings } from './parse-fields.js'
 import { limit, tokens } from './parse-limits.js'
 
 const valuePattern = /^\$(sub|token|clientId|claims\.[A-Za-z0-9_:.-]+)$/
@@ -23,7 +24,7 @@ function conditionValue(value: unknown, path: Path): string | number | boolean {
 }
 
 function argumentConditions(value: unknown, path: Path): Record<string, ArgumentCondition> {
-  const conditions = object(value, path, Object.keys(isObject(value) ? value : {}))
+  const conditions = object(value, path, Object.keys(isRecord(value) ? value : {}))
   const result: Record<string, ArgumentCondition> = {}
   for (const [name, written] of Object.entries(conditions)) {
     const at = [...path, name]

@@ -1,6 +1,7 @@
 // The checks each field of an operator's controls goes through (parse-controls.ts): a value of
 // the wrong shape is a Problem naming its path, which the reader turns into file:line:column.
 
+import { isRecord } from '@mcp-kit/core'
 import type { PrincipalSpec } from '../policy/principal.js'
 
 export type Path = Array<string | number>
@@ -14,9 +15,6 @@ export class Problem extends Error {
   }
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-
 export function shown(path: Path): string {
   return path
     .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`))
@@ -24,7 +22,7 @@ export function shown(path: Path): string {
 }
 
 export function object(value: unknown, path: Path, known: readonly string[]): Record<string, unknown> {
-  if (!isObject(value)) throw new Problem(path, 'must be an object')
+  if (!isRecord(value)) throw new Problem(path, 'must be an object')
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) throw new Problem([...path, key], `is not a known field (${known.join(', ')})`)
   }

@@ -1,8 +1,9 @@
 // The `limits` and `tokens` of an operator's controls, checked field by field (parse-fields.ts).
 
+import { isRecord } from '@mcp-kit/core'
 import type { LimitKey, LimitSpec } from '../limits/limits-types.js'
 import type { NamedToken } from './controls-types.js'
-import { isObject, object, type Path, Problem, positive, principal, strings } from './parse-fields.js'
+import { object, type Path, Problem, positive, principal, strings } from './parse-fields.js'
 
 const periods: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400 }
 const limitKeys: LimitKey[] = ['principal', 'tool', 'upstream', 'principal+tool', 'principal+upstream']
@@ -60,7 +61,7 @@ export function limit(value: unknown, path: Path): LimitSpec {
 const tokenName = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/
 
 export function tokens(value: unknown, path: Path): NamedToken[] {
-  const fields = object(value, path, Object.keys(isObject(value) ? value : {}))
+  const fields = object(value, path, Object.keys(isRecord(value) ? value : {}))
   const seen = new Map<string, string>()
   return Object.entries(fields).map(([name, written]) => {
     const at = [...path, name]
@@ -77,7 +78,7 @@ export function tokens(value: unknown, path: Path): NamedToken[] {
     if (other !== undefined) throw new Problem([...at, 'token'], `is the same as the token of '${other}'`)
     seen.set(token, name)
     const scopes = strings(entry.scopes, [...at, 'scopes']) ?? []
-    if (entry.claims !== undefined && !isObject(entry.claims))
+    if (entry.claims !== undefined && !isRecord(entry.claims))
       throw new Problem([...at, 'claims'], 'must be an object')
     return { name, token, scopes, claims: (entry.claims as Record<string, unknown> | undefined) ?? {} }
   })

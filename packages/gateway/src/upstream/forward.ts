@@ -17,12 +17,12 @@
 
 import { randomBytes } from 'node:crypto'
 import { type CallOptions, ClientError, type InputHandler, type Session } from '@mcp-kit/client'
+import { isModernVersion } from '@mcp-kit/core'
 import type { HandlerContext, InputRequest, TraceContext } from '@mcp-kit/server'
 import { principalOf, RpcFailure } from '@mcp-kit/server'
 import type { Caller, Upstream } from './upstream.js'
 import { cleanText } from './upstream-text.js'
 
-const modernRevision = '2026-07-28'
 /** How long a parked upstream call waits for its client's retry. */
 export const parkingMs = 5 * 60_000
 
@@ -131,7 +131,7 @@ function parkedInput(call: ParkedCall): InputHandler {
  */
 export function callerKey(context: HandlerContext): { key: string; session: boolean } {
   const principal = principalOf(context.authInfo)
-  if (context.protocolVersion === modernRevision) return { key: principal, session: false }
+  if (isModernVersion(context.protocolVersion ?? '')) return { key: principal, session: false }
   return { key: `${principal} session:${context.sessionId ?? 'stdio'}`, session: true }
 }
 
@@ -180,7 +180,7 @@ export async function relay<T>(
     void context.progress(progress.progress, progress.total, message).catch(() => {})
   }
   try {
-    if (context.protocolVersion !== modernRevision) {
+    if (!isModernVersion(context.protocolVersion ?? '')) {
       const caller = callerFor(context, directInput(context))
       return await upstream.use(caller, (session) =>
         work(session, { signal: context.signal, onProgress, meta, ...ownTraffic(caller) }),

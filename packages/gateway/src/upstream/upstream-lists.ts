@@ -3,14 +3,11 @@
 // list make the gateway list again. One follower per upstream session; stopping it ends both.
 
 import type { Session } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import type { Discovery } from '../types.js'
 
 /** The shortest time between two listings of one upstream after changes. */
 const relistGapMs = 100
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** How long a listing waits for resource templates (some servers never answer a method they lack). */
 const templatesTimeoutMs = 5_000
@@ -84,9 +81,9 @@ export class ListFollower {
     const session = this.#session
     const lists = session.capabilities
     const listens = Boolean(
-      (isObject(lists.tools) && lists.tools.listChanged) ||
-        (isObject(lists.prompts) && lists.prompts.listChanged) ||
-        (isObject(lists.resources) && lists.resources.listChanged),
+      (isRecord(lists.tools) && lists.tools.listChanged) ||
+        (isRecord(lists.prompts) && lists.prompts.listChanged) ||
+        (isRecord(lists.resources) && lists.resources.listChanged),
     )
     if (!listens) return
     void session

@@ -6,6 +6,7 @@
 // field errors reach the model. Everything said passes the redactor and loses control characters.
 
 import { STATUS_CODES } from 'node:http'
+import { isRecord } from '@mcp-kit/core'
 import type { ToolOutput } from '@mcp-kit/server'
 import { cleanText } from '../schema/clean-text.js'
 import type { OutputShape } from '../tools/output-schema.js'
@@ -29,10 +30,6 @@ export interface AnswerContext {
 
 function typeOf(answer: HttpAnswer): string {
   return answer.headers['content-type']?.split(';')[0]?.trim() ?? ''
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The body as text, in the charset its Content-Type names (UTF-8 when it names none or an unknown one). */

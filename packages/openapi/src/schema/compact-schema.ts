@@ -2,15 +2,12 @@
 // needs to read a result's shape, at a fraction of the bytes (most of a large API's output schemas
 // is prose). Shared subschemas are compacted once and stay shared.
 
+import { isRecord } from '@mcp-kit/core'
 import { sealJson } from '@mcp-kit/server/internal'
 import { deepFreeze, type JsonSchema, schemaLists, schemaMaps, schemaValues } from './json-schema.js'
 
 const prose = new Set(['description', 'examples'])
 const compacted = new WeakMap<object, unknown>()
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function compactNested(schema: unknown): unknown {
   if (!isRecord(schema)) return schema

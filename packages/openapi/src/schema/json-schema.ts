@@ -5,6 +5,7 @@
 // by the dereferencer is a recursive schema: it becomes "anything" (named in its description).
 // Results are deeply frozen and shared between the tools whose schemas use the same source schema.
 
+import { isRecord } from '@mcp-kit/core'
 import { sealJson } from '@mcp-kit/server/internal'
 import { cleanText } from './clean-text.js'
 
@@ -36,10 +37,6 @@ const exclusiveBounds = [
 ] as const
 // Deeper than any real document nests; what lies below is offered as "anything".
 const maximumDepth = 48
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** One converted schema and how many levels it nests (for the depth bound when it is reused). */
 interface Converted {

@@ -3,6 +3,7 @@
 // type (`streamable-http`, `sse`), or one by its number, `package:2` or `remote:1` (1-based, as
 // `mcp-kit registry show` numbers them).
 
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError } from '../errors.js'
 import type { RegistryPackage, RegistryServer, RegistryTransport } from '../registry-types.js'
 
@@ -14,10 +15,6 @@ export interface RegistryCandidate {
 }
 
 const choicePattern = /^(?:(package|remote)(?::([1-9][0-9]{0,3}))?|[a-z][a-z0-9-]{0,39})$/
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** True for text that can name a launch (it may still name none of a given entry's). */
 export function isRegistryChoice(choice: string): boolean {

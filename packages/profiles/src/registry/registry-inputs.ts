@@ -3,6 +3,7 @@
 // a required one with none of these is missing. Answers are checked against the entry's `format`
 // and `choices`. Nothing here runs anything: values become argv words, env values or URLs.
 
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError } from '../errors.js'
 import type { RegistryAnswers, RegistryInputField } from '../registry-types.js'
 
@@ -40,10 +41,6 @@ export interface InputContext {
 }
 
 const controlCharacters = /[\u0000-\u001f\u007f]/
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined

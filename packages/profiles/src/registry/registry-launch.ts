@@ -2,6 +2,7 @@
 // runtime runs (registry-package.ts), a remote becomes a URL and headers. Pure: the entry and the answers come in, a ServerSpec goes out.
 // Anything the entry says that mcp-kit would not run as written is refused, never adapted.
 
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError } from '../errors.js'
 import type {
   RegistryAnswers,
@@ -18,13 +19,7 @@ import {
   type RegistryInput,
   refuseMissing,
 } from './registry-inputs.js'
-import {
-  invalid,
-  isRecord,
-  packageLaunch,
-  type RegistryPackageSource,
-  Unsupported,
-} from './registry-package.js'
+import { invalid, packageLaunch, type RegistryPackageSource, Unsupported } from './registry-package.js'
 
 export type { RegistryInput } from './registry-inputs.js'
 

@@ -3,6 +3,7 @@
 // spawn() without a shell. What mcp-kit cannot run here is `Unsupported` (the caller tries the
 // next launch); what it would not run as written is refused.
 
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError } from '../errors.js'
 import type { RegistryArgument, RegistryPackage } from '../registry-types.js'
 import type { StdioServerSpec } from '../types.js'
@@ -36,10 +37,6 @@ const identifierPatterns: Record<string, RegExp> = {
   oci: /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?(?::[0-9]+)?(?:\/[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?)*(?::[A-Za-z0-9_][A-Za-z0-9._-]{0,127}|@sha256:[a-f0-9]{64})?$/,
 }
 const exactVersion = /^[A-Za-z0-9][A-Za-z0-9.+_-]*$/
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export function invalid(entry: string, message: string): ProfileError {
   return new ProfileError('invalid_reference', `registry entry ${entry}: ${message}`, { details: { entry } })

@@ -4,6 +4,7 @@
 
 import { homedir } from 'node:os'
 import { basename, dirname, join, resolve, sep } from 'node:path'
+import { isRecord } from '@mcp-kit/core'
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser'
 import { ProfileError } from '../errors.js'
 import { isValidName } from '../names.js'
@@ -33,10 +34,6 @@ export interface ConfigInput {
   /** Typed without echo: a secret. */
   password?: boolean
   default?: string
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function stringRecord(value: unknown): Record<string, string> | undefined {

@@ -2,6 +2,7 @@
 // single-file form (`profiles/<server>.json` with a `tools` map), with `${VAR}` substitution.
 
 import { dirname, join, resolve } from 'node:path'
+import { isRecord } from '@mcp-kit/core'
 import { ProfileError } from '../errors.js'
 import { assertValidName, isValidName } from '../names.js'
 import type { Profile, ProfileAuth, ProfileLocation, ProfileMeta, ProfileTool } from '../profile-types.js'
@@ -38,10 +39,6 @@ export const maxConcurrency = 1024
 
 function invalid(file: string, message: string, field?: string): ProfileError {
   return new ProfileError('profile_invalid', `${file}: ${message}`, { details: { file, field } })
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function checkStringRecord(value: unknown, file: string, field: string): Record<string, string> | undefined {

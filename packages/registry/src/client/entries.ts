@@ -3,6 +3,7 @@
 // is under `_meta["io.modelcontextprotocol.registry/official"]`. Anything else is refused as
 // `registry_invalid`; unknown fields are kept (tolerant in what we accept).
 
+import { isRecord } from '@mcp-kit/core'
 import type { RegistryServer } from '@mcp-kit/profiles'
 import { RegistryError } from '../errors.js'
 
@@ -37,10 +38,6 @@ export interface ServerPage {
   offline: boolean
   /** When the cached page was stored, for an offline one. */
   storedAt?: number
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function invalid(url: string, what: string): RegistryError {

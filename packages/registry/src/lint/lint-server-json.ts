@@ -2,6 +2,7 @@
 // registry's JSON Schema (when given), then its publishing rules; every problem with the line and
 // column of the value it is about, so an editor or a person goes straight there.
 
+import { isRecord } from '@mcp-kit/core'
 import type { RegistryServer } from '@mcp-kit/profiles'
 import { parseDocument, pointerSegments } from './positions.js'
 import { publishingRules } from './publishing-rules.js'
@@ -29,10 +30,6 @@ export interface LintResult {
   server?: RegistryServer
   /** No errors (warnings allowed). */
   ok: boolean
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Lints the text of a server.json. Never throws for what the text says: that is a problem. */

@@ -3,6 +3,7 @@
 // registry spells them, runtime hints, and transports whose URLs and `{variables}` agree. Each
 // rule names the JSON pointer it is about; lint-server-json.ts turns that into a line.
 
+import { isRecord } from '@mcp-kit/core'
 import { isRegistryName, type RegistryServer } from '@mcp-kit/profiles'
 
 export interface RuleProblem {
@@ -27,10 +28,6 @@ const runtimeHints: Record<string, string[]> = {
   oci: ['docker', 'podman'],
   nuget: ['dnx'],
   mcpb: [],
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Why a version is not one exact version, or undefined when it is. */

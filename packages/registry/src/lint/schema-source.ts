@@ -4,6 +4,7 @@
 // offline. A file path is read as it is.
 
 import { readFile } from 'node:fs/promises'
+import { isRecord } from '@mcp-kit/core'
 import { RegistryError } from '../errors.js'
 import { fetchJson } from '../http/fetch-cached.js'
 import { memoryResponseCache, type ResponseCache } from '../http/response-cache.js'
@@ -23,10 +24,6 @@ export interface LoadedSchema {
   source: string
   /** True when a kept copy was used (no request made). */
   cached: boolean
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Loads a schema from an http(s) URL (kept in the cache) or a file. */

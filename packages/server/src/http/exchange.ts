@@ -6,11 +6,11 @@
 // handler. Every error a stage answers goes through fail() (answers.ts's sendError).
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Era } from '@mcp-kit/core'
 import type { AuthInfo } from '../context.js'
 import { rpcCodes } from '../errors.js'
 import type { MessageKind } from '../protocol/message.js'
 import type { RequestId, RpcMessage } from '../protocol/rpc.js'
-import type { Era } from '../protocol/versions.js'
 import { headerValue, refuse, sendError } from './answers.js'
 import { type Negotiation, negotiate } from './content-negotiation.js'
 import type { HttpEndpoint } from './endpoint.js'

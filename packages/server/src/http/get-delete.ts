@@ -2,8 +2,8 @@
 // session's standalone SSE stream or resumes one from Last-Event-ID; DELETE ends the session.
 // A stateless server has neither (405); a missing session id is 400, an unknown session 404.
 
+import { isLegacyVersion } from '@mcp-kit/core'
 import { rpcCodes } from '../errors.js'
-import { isLegacyVersion } from '../protocol/versions.js'
 import { headerValue } from './answers.js'
 import type { Exchange } from './exchange.js'
 import type { SessionEntry } from './sessions/table.js'

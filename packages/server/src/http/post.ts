@@ -8,11 +8,11 @@
 //                                            (stateless-exchange.ts), a new session at
 //                                            initialize (503 at the cap), or its session (400, 404)
 
+import { isLegacyVersion, protocolVersions } from '@mcp-kit/core'
 import { rpcCodes } from '../errors.js'
 import { eraOf } from '../protocol/era.js'
 import { classify, echoableId, type RequestMessage } from '../protocol/message.js'
 import { quotedId, type RpcRequest } from '../protocol/rpc.js'
-import { isLegacyVersion, legacyVersions } from '../protocol/versions.js'
 import type { Exchange, PostedExchange } from './exchange.js'
 import { refuseVerdict } from './guard/admission.js'
 import { readBody } from './guard/body-reader.js'
@@ -115,7 +115,7 @@ function isInitialize(exchange: PostedExchange): boolean {
 function toLegacy(exchange: PostedExchange): void {
   const version = exchange.versionHeader
   if (version !== undefined && !isLegacyVersion(version) && !isInitialize(exchange)) {
-    const why = `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))} (supported: 2026-07-28, ${legacyVersions.join(', ')})`
+    const why = `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))} (supported: ${protocolVersions.join(', ')})`
     exchange.fail(400, rpcCodes.transportError, why)
     return
   }

@@ -2,9 +2,9 @@
 // close when its answer is done (or its connection drops); the lifecycle holds those still
 // running, so that shutdown can end them. Notifications and responses are taken (202) and dropped.
 
+import { defaultLegacyVersion } from '@mcp-kit/core'
 import { rpcCodes } from '../errors.js'
 import type { RequestMessage } from '../protocol/message.js'
-import { defaultLegacyVersion } from '../protocol/versions.js'
 import type { PostedExchange } from './exchange.js'
 import { HttpSessionTransport } from './sessions/session.js'
 

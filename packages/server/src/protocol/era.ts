@@ -4,13 +4,13 @@
 // 2026 version in MCP-Protocol-Version without that claim is of 2026 too (and refused there, for
 // the missing envelope). Everything else, and every response, belongs to a 2025 session.
 
+import { type Era, isModernVersion, isRecord } from '@mcp-kit/core'
 import type { MessageKind } from './message.js'
-import { isObject } from './rpc.js'
-import { type Era, isModernVersion, metaKeys } from './versions.js'
+import { metaKeys } from './meta-keys.js'
 
 /** True when a request's `_meta` claims a 2026-07-28 (per-request) protocol version. */
 export function claimsModern(params: unknown): boolean {
-  return isObject(params) && isObject(params._meta) && metaKeys.protocolVersion in params._meta
+  return isRecord(params) && isRecord(params._meta) && metaKeys.protocolVersion in params._meta
 }
 
 /** The era of a message of `kind` with `params`; `versionHeader`: HTTP's MCP-Protocol-Version. */

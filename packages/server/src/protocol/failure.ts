@@ -2,9 +2,9 @@
 // see (a code and a one-line message), never a stack or a library's dump. The two eras differ
 // in one code: a missing resource is -32002 under 2025-11-25 and -32602 under 2026-07-28.
 
+import type { Era } from '@mcp-kit/core'
 import { errorMessage, rpcCodeFor, rpcCodes, ServerError } from '../errors.js'
 import { RpcFailure } from './rpc.js'
-import type { Era } from './versions.js'
 
 /** The RpcFailure to answer with; errors nobody anticipated are reported and hidden. */
 export function failureOf(error: unknown, era: Era, report?: (error: Error) => void): RpcFailure {

@@ -9,11 +9,12 @@
 // on another request.
 
 import { createHash, randomBytes } from 'node:crypto'
+import { isRecord } from '@mcp-kit/core'
 import type { ClientCapabilities, InputRequest } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { serverSdk } from '../sdk.js'
 import { type InputChannel, missingCapabilities } from './request-context.js'
-import { invalidParams, isObject } from './rpc.js'
+import { invalidParams } from './rpc.js'
 
 /** Thrown by the 2026-07-28 input channel: this round needs answers first. Not an error. */
 export class InputRequiredSignal extends Error {
@@ -81,8 +82,8 @@ export function createStateCodec(key: Uint8Array | string | undefined, ttlSecond
     async verify(state) {
       const payload = await load().verify(state, {} as never)
       if (
-        !isObject(payload) ||
-        !isObject(payload.a) ||
+        !isRecord(payload) ||
+        !isRecord(payload.a) ||
         typeof payload.b !== 'string' ||
         (payload.s !== undefined && typeof payload.s !== 'string')
       )
@@ -94,7 +95,7 @@ export function createStateCodec(key: Uint8Array | string | undefined, ttlSecond
 
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
-  if (isObject(value)) {
+  if (isRecord(value)) {
     return `{${Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`)
@@ -117,14 +118,14 @@ export function stateBinding(
 
 /** True when `answer` has the shape of an answer to `method` (checked before a handler sees it). */
 export function validAnswer(method: InputRequest['method'], answer: unknown): boolean {
-  return isObject(answer) && answerShape[method](answer)
+  return isRecord(answer) && answerShape[method](answer)
 }
 
 const answerShape: Record<InputRequest['method'], (answer: Record<string, unknown>) => boolean> = {
   'elicitation/create': (answer) =>
     answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel',
   'sampling/createMessage': (answer) =>
-    typeof answer.role === 'string' && (isObject(answer.content) || Array.isArray(answer.content)),
+    typeof answer.role === 'string' && (isRecord(answer.content) || Array.isArray(answer.content)),
   'roots/list': (answer) => Array.isArray(answer.roots),
 }
 
@@ -180,7 +181,7 @@ export async function answersOf(
   codec: StateCodec,
 ): Promise<{ answers: Record<string, unknown>; roundState?: string }> {
   const responses = params.inputResponses
-  if (responses !== undefined && !isObject(responses))
+  if (responses !== undefined && !isRecord(responses))
     throw invalidParams("'inputResponses' must be an object")
   const state = params.requestState
   let carried: Record<string, unknown> = {}

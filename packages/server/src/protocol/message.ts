@@ -1,7 +1,8 @@
 // The JSON-RPC 2.0 envelope as MCP uses it, checked by hand for every transport: why a parsed
 // value is not a message (stdio answers -32600, HTTP refuses with 400), and which kind it is.
 
-import { isObject, type RequestId, type RpcMessage } from './rpc.js'
+import { isRecord } from '@mcp-kit/core'
+import type { RequestId, RpcMessage } from './rpc.js'
 
 export type MessageKind = 'request' | 'notification' | 'response'
 
@@ -14,19 +15,19 @@ export function isRequestId(value: unknown): value is RequestId {
 
 /** Why a parsed value is not a JSON-RPC 2.0 message, or undefined when it is one. */
 export function envelopeProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'a message must be a JSON object'
+  if (!isRecord(value)) return 'a message must be a JSON object'
   if (value.jsonrpc !== '2.0') return '\'jsonrpc\' must be "2.0"'
   if ('method' in value) {
     if (typeof value.method !== 'string') return "'method' must be a string"
     if ('id' in value && !isRequestId(value.id)) return "'id' must be a string or an integer"
-    if ('params' in value && value.params !== undefined && !isObject(value.params))
+    if ('params' in value && value.params !== undefined && !isRecord(value.params))
       return "'params' must be an object"
     return undefined
   }
   if (!isRequestId(value.id)) return "a response needs an 'id'"
   if ('result' in value === 'error' in value) return "a response has either 'result' or 'error'"
-  if ('result' in value && !isObject(value.result)) return "'result' must be an object"
-  if ('error' in value && !isObject(value.error)) return "'error' must be an object"
+  if ('result' in value && !isRecord(value.result)) return "'result' must be an object"
+  if ('error' in value && !isRecord(value.error)) return "'error' must be an object"
   return undefined
 }
 

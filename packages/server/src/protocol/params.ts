@@ -3,8 +3,9 @@
 // a body of a million nested arrays is refused here instead of overflowing a recursive walk
 // (ajv, JSON.stringify in a trace) later.
 
+import { isRecord } from '@mcp-kit/core'
 import type { LoggingLevel } from '../context.js'
-import { invalidParams, isObject } from './rpc.js'
+import { invalidParams } from './rpc.js'
 
 export const maximumNesting = 128
 
@@ -30,10 +31,10 @@ export function checkNesting(value: unknown): void {
 
 export function paramsObject(params: unknown): Record<string, unknown> {
   if (params === undefined) return {}
-  if (!isObject(params)) throw invalidParams(`params must be an object (got ${kind(params)})`)
+  if (!isRecord(params)) throw invalidParams(`params must be an object (got ${kind(params)})`)
   const meta = params._meta
   if (meta !== undefined) {
-    if (!isObject(meta)) throw invalidParams(`'_meta' must be an object (got ${kind(meta)})`)
+    if (!isRecord(meta)) throw invalidParams(`'_meta' must be an object (got ${kind(meta)})`)
     const token = meta.progressToken
     if (
       token !== undefined &&
@@ -62,7 +63,7 @@ export function optionalObject(
 ): Record<string, unknown> | undefined {
   const value = params[field]
   if (value === undefined) return undefined
-  if (!isObject(value)) throw invalidParams(`'${field}' must be an object (got ${kind(value)})`)
+  if (!isRecord(value)) throw invalidParams(`'${field}' must be an object (got ${kind(value)})`)
   return value
 }
 

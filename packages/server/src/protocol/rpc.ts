@@ -49,10 +49,6 @@ export class RpcFailure extends Error {
   }
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 export function invalidParams(message: string, httpStatus = 200): RpcFailure {
   return new RpcFailure(rpcCodes.invalidParams, `Invalid params: ${message}`, { httpStatus })
 }

@@ -3,22 +3,12 @@
 // a resource URI, or (the tasks extension, SEP-2663) a task id — so that intermediaries can route
 // on them. A missing or disagreeing header is -32020 HeaderMismatch with HTTP 400.
 
+import { mcpNameField, rpcCodes } from '@mcp-kit/core'
 import { decodeHeaderValue } from '@mcp-kit/schema/internal'
-import { rpcCodes } from '../errors.js'
 import { printable, RpcFailure, type RpcRequest } from './rpc.js'
 
 export const headerMismatch = (message: string) =>
   new RpcFailure(rpcCodes.headerMismatch, `Header mismatch: ${message}`, { httpStatus: 400 })
-
-/** What `Mcp-Name` mirrors, per method (SEP-2663 adds the task methods' `taskId`). */
-const namedField: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-}
 
 export function checkStandardHeaders(
   request: RpcRequest,
@@ -32,7 +22,7 @@ export function checkStandardHeaders(
       `Mcp-Method '${printable(method)}' does not match the body's method '${printable(request.method)}'`,
     )
   }
-  const field = namedField[request.method]
+  const field = mcpNameField(request.method)
   if (field === undefined) return
   const raw = header('mcp-name')
   if (raw === undefined) throw headerMismatch(`the Mcp-Name header is required for ${request.method}`)

@@ -3,6 +3,8 @@
 // distinct (frozen) subschema is looked at once, so schemas many tools share cost nothing more.
 // The full check is ajv's, when the runtime compiles the schema at the tool's first call.
 
+import { isRecord } from '@mcp-kit/core'
+
 const types = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 type Kind = 'map' | 'list' | 'schema' | 'items' | 'count' | 'number' | 'string' | 'type' | 'required' | 'enum'
 const kinds: Record<string, Kind | undefined> = Object.assign(Object.create(null), {
@@ -46,10 +48,6 @@ const kinds: Record<string, Kind | undefined> = Object.assign(Object.create(null
 
 // Subschemas already found sound; only frozen ones are remembered, since others may still change.
 const sound = new WeakSet<object>()
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A mistake found deep in a schema: its JSON pointer is put together on the way back up. */
 interface Mistake {
@@ -95,7 +93,7 @@ function keywordMistake(kind: Kind, value: unknown, depth: number): Mistake | un
     case 'string':
       return typeof value === 'string' ? undefined : mistake('must be a string')
     case 'map': {
-      if (!isObject(value)) return mistake('must be an object of schemas')
+      if (!isRecord(value)) return mistake('must be an object of schemas')
       for (const name in value) {
         const found = walk(value[name], depth + 1)
         if (found !== undefined) return under(name, found)
@@ -120,7 +118,7 @@ function keywordMistake(kind: Kind, value: unknown, depth: number): Mistake | un
 
 function walk(schema: unknown, depth: number): Mistake | undefined {
   if (typeof schema === 'boolean') return undefined
-  if (!isObject(schema)) return mistake('must be a schema (an object or a boolean)')
+  if (!isRecord(schema)) return mistake('must be a schema (an object or a boolean)')
   if (sound.has(schema) || depth > 200) return undefined
   for (const key in schema) {
     const kind = kinds[key]

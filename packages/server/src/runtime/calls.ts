@@ -4,6 +4,7 @@
 // trace entry per call. These are the context-taking entry points (RuntimeInternals) that the
 // transports use and that runtime.ts wraps for in-process calls.
 
+import { redactArguments } from '@mcp-kit/core'
 import { formatProblems, SchemaError, type ValidationResult, validateArguments } from '@mcp-kit/schema'
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server'
 import { principalOf } from '../auth/principal.js'
@@ -13,7 +14,7 @@ import { isInputRequired } from '../protocol/input-required.js'
 import type { RequestContext } from '../protocol/request-context.js'
 import { printable, RpcFailure } from '../protocol/rpc.js'
 import type { ResourceTemplateDefinition, ToolRegistry } from '../registry/registry.js'
-import { redactArguments, type TraceEntry, type TraceKind } from '../trace.js'
+import type { TraceEntry, TraceKind } from '../trace.js'
 import type { ResourceCache } from './resource-cache.js'
 import { toCallToolResult, toGetPromptResult, toolErrorResult, toReadResourceResult } from './tool-output.js'
 import type { RuntimeInternals, RuntimeOptions } from './types.js'

@@ -5,11 +5,12 @@
 // told, when the request that asked is cancelled or no answer comes in time; an answer is
 // checked before the handler gets it.
 
+import { isRecord } from '@mcp-kit/core'
 import type { ClientCapabilities, InputRequest } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { validAnswer } from '../protocol/input-required.js'
 import type { InputChannel } from '../protocol/request-context.js'
-import { isObject, type RequestId, type RpcMessage } from '../protocol/rpc.js'
+import type { RequestId, RpcMessage } from '../protocol/rpc.js'
 
 /** Where questions go: the session's channel (SessionChannel in legacy-session.ts). */
 export interface QuestionChannel {
@@ -49,11 +50,11 @@ export class ClientQuestions {
     const pending = this.#outgoing.get(message.id)
     if (pending === undefined) return false
     this.#outgoing.delete(message.id)
-    if (isObject(message.error)) {
+    if (isRecord(message.error)) {
       const code = typeof message.error.code === 'number' ? message.error.code : rpcCodes.internalError
       const text = typeof message.error.message === 'string' ? message.error.message : 'unknown error'
       pending.reject(new ServerError('server_error', `the client answered with an error: ${text} (${code})`))
-    } else if (isObject(message.result)) pending.resolve(message.result)
+    } else if (isRecord(message.result)) pending.resolve(message.result)
     else pending.reject(new ServerError('server_error', 'the client sent an invalid answer'))
     return true
   }

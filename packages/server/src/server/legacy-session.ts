@@ -5,6 +5,7 @@
 // using the SDK's Server so both eras share one dispatch, one params check and one error
 // mapping, and bad params get -32602 with one line instead of a zod dump.
 
+import { type Era, isLegacyVersion, isRecord, latestLegacyVersion } from '@mcp-kit/core'
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
@@ -14,7 +15,6 @@ import { RequestContext } from '../protocol/request-context.js'
 import {
   errorResponse,
   invalidParams,
-  isObject,
   methodNotFound,
   quotedId,
   type RequestId,
@@ -23,7 +23,6 @@ import {
   type RpcRequest,
 } from '../protocol/rpc.js'
 import { traceContextOf } from '../protocol/trace-context.js'
-import { type Era, isLegacyVersion, legacyVersions } from '../protocol/versions.js'
 import type { ListCaller } from '../registry/types.js'
 import { ClientQuestions, type QuestionOptions } from './legacy-questions.js'
 import type { MethodHandler } from './methods.js'
@@ -143,7 +142,7 @@ export class LegacySession {
 
   /** False for a cancellation of a request not running here (it may run on another instance). */
   handleNotification(method: string, params: unknown): boolean {
-    if (method === 'notifications/cancelled' && isObject(params)) {
+    if (method === 'notifications/cancelled' && isRecord(params)) {
       const id = params.requestId
       if (typeof id === 'string' || typeof id === 'number') {
         const controller = this.#inFlight.get(id)
@@ -247,7 +246,7 @@ export class LegacySession {
     }
     const method = this.#options.methods.get(request.method)
     if (method === undefined) throw methodNotFound(request.method)
-    const meta = isObject(params._meta) ? params._meta : undefined
+    const meta = isRecord(params._meta) ? params._meta : undefined
     const token = meta?.progressToken
     const context = new RequestContext({
       signal,
@@ -289,12 +288,12 @@ export class LegacySession {
       throw new RpcFailure(rpcCodes.invalidRequest, 'Invalid request: the session is already initialized')
     const requested = requiredString(params, 'protocolVersion')
     const capabilities = params.capabilities
-    if (capabilities !== undefined && !isObject(capabilities))
+    if (capabilities !== undefined && !isRecord(capabilities))
       throw invalidParams("'capabilities' must be an object")
     const clientInfo = params.clientInfo
-    if (clientInfo !== undefined && !isObject(clientInfo))
+    if (clientInfo !== undefined && !isRecord(clientInfo))
       throw invalidParams("'clientInfo' must be an object")
-    this.protocolVersion = isLegacyVersion(requested) ? requested : legacyVersions[0]
+    this.protocolVersion = isLegacyVersion(requested) ? requested : latestLegacyVersion
     this.clientCapabilities = (capabilities ?? {}) as ClientCapabilities
     this.clientInfo = clientInfo as Implementation | undefined
     const result: Record<string, unknown> = {

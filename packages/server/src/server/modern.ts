@@ -5,6 +5,7 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
+import { isModernVersion, isRecord, modernProtocolVersions } from '@mcp-kit/core'
 import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema/internal'
 import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
@@ -19,12 +20,12 @@ import {
   type StateCodec,
   stateBinding,
 } from '../protocol/input-required.js'
+import { metaKeys } from '../protocol/meta-keys.js'
 import { checkNesting, isLoggingLevel, paramsObject } from '../protocol/params.js'
 import { RequestContext, type RequestContextInit } from '../protocol/request-context.js'
 import {
   errorResponse,
   invalidParams,
-  isObject,
   methodNotFound,
   printable,
   RpcFailure,
@@ -34,7 +35,6 @@ import {
 } from '../protocol/rpc.js'
 import { checkStandardHeaders, headerMismatch } from '../protocol/standard-headers.js'
 import { traceContextOf } from '../protocol/trace-context.js'
-import { isModernVersion, metaKeys, modernVersions } from '../protocol/versions.js'
 import type { ToolRegistry } from '../registry/registry.js'
 import { callAsTask, planToolCall } from '../tasks/call.js'
 import type { TaskManager } from '../tasks/manager.js'
@@ -93,7 +93,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     result: Record<string, unknown>,
     hint?: { ttlMs: number; scope: string },
   ): Record<string, unknown> {
-    const meta = isObject(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
+    const meta = isRecord(result._meta) ? { ...result._meta, ...serverMeta } : serverMeta
     const decorated: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta }
     if (hint !== undefined) {
       decorated.ttlMs = hint.ttlMs
@@ -104,7 +104,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
 
   function discover(): Record<string, unknown> {
     const result: Record<string, unknown> = {
-      supportedVersions: [...modernVersions],
+      supportedVersions: [...modernProtocolVersions],
       capabilities: options.capabilities,
     }
     if (options.instructions !== undefined) result.instructions = options.instructions
@@ -120,8 +120,8 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
   function admit(request: RpcRequest, io: ModernIo) {
     const params = paramsObject(request.params)
     const meta = params._meta
-    const version = isObject(meta) ? meta[metaKeys.protocolVersion] : undefined
-    if (!isObject(meta) || typeof version !== 'string') {
+    const version = isRecord(meta) ? meta[metaKeys.protocolVersion] : undefined
+    if (!isRecord(meta) || typeof version !== 'string') {
       throw invalidParams(
         `_meta['${metaKeys.protocolVersion}'] is required (MCP 2026-07-28 requests carry their version)`,
         400,
@@ -135,16 +135,16 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     }
     if (!isModernVersion(version)) {
       throw new RpcFailure(rpcCodes.unsupportedProtocolVersion, 'Unsupported protocol version', {
-        data: { supported: [...modernVersions], requested: version },
+        data: { supported: [...modernProtocolVersions], requested: version },
         httpStatus: 400,
       })
     }
     const capabilities = meta[metaKeys.clientCapabilities]
-    if (!isObject(capabilities)) {
+    if (!isRecord(capabilities)) {
       throw invalidParams(`_meta['${metaKeys.clientCapabilities}'] is required (an object, {} for none)`, 400)
     }
     const clientInfo = meta[metaKeys.clientInfo]
-    if (clientInfo !== undefined && !isObject(clientInfo)) {
+    if (clientInfo !== undefined && !isRecord(clientInfo)) {
       throw invalidParams(`_meta['${metaKeys.clientInfo}'] must be an object`, 400)
     }
     const logLevel = meta[metaKeys.logLevel]

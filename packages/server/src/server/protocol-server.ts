@@ -3,9 +3,9 @@
 // answered statelessly, everything else belongs to the connection's 2025-era session — so one
 // stdio process serves both kinds of client (spec 2026-07-28 basic/versioning "dual-era").
 
+import { isRecord } from '@mcp-kit/core'
 import { eraOf } from '../protocol/era.js'
 import type { RequestId, RpcMessage, RpcRequest } from '../protocol/rpc.js'
-import { isObject } from '../protocol/rpc.js'
 import type { RegistryEvent } from '../registry/registry.js'
 import type { Runtime } from '../runtime/runtime.js'
 import { createServerCore, type ProtocolServerOptions, type ServerCore } from './core.js'
@@ -167,7 +167,7 @@ export class ProtocolServer {
         else this.#legacySession().handleRequest(request, extra)
         return
       }
-      if (value.method === 'notifications/cancelled' && isObject(value.params)) {
+      if (value.method === 'notifications/cancelled' && isRecord(value.params)) {
         const id = value.params.requestId as RequestId
         const controller = this.#modernInFlight.get(id)
         if (controller !== undefined) {
@@ -177,7 +177,7 @@ export class ProtocolServer {
         }
       }
       const handled = this.#legacySession().handleNotification(value.method, value.params)
-      if (!handled && isObject(value.params)) this.#transport?.sessionLink?.broadcastCancel(value.params)
+      if (!handled && isRecord(value.params)) this.#transport?.sessionLink?.broadcastCancel(value.params)
       return
     }
     const answer = message as RpcMessage & { id: RequestId }

@@ -5,9 +5,10 @@
 // or, gracefully, when the server shuts down. Changes come from a ChangeFeed: the registry's own
 // events in one process, a store's pub/sub across instances.
 
+import { isRecord } from '@mcp-kit/core'
+import { metaKeys } from '../protocol/meta-keys.js'
 import { checkNesting } from '../protocol/params.js'
-import { invalidParams, isObject, type RequestId, type RpcNotification } from '../protocol/rpc.js'
-import { metaKeys } from '../protocol/versions.js'
+import { invalidParams, type RequestId, type RpcNotification } from '../protocol/rpc.js'
 import type { RegistryEvent } from '../registry/registry.js'
 import type { TaskFollower } from '../tasks/notifications.js'
 
@@ -34,7 +35,7 @@ const maximumSubscribedUris = 1000
 function filterOf(params: Record<string, unknown>): Filter {
   const requested = params.notifications
   if (requested === undefined) return {}
-  if (!isObject(requested)) throw invalidParams("'notifications' must be an object")
+  if (!isRecord(requested)) throw invalidParams("'notifications' must be an object")
   const filter: Filter = {}
   for (const flag of listFlags) {
     const value = requested[flag]

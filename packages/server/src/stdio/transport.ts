@@ -4,8 +4,9 @@
 // malformed request with -32600.
 
 import type { Readable, Writable } from 'node:stream'
+import { isRecord, rpcCodes } from '@mcp-kit/core'
 import { envelopeProblem, isRequestId } from '../protocol/message.js'
-import { isObject, type RpcMessage } from '../protocol/rpc.js'
+import type { RpcMessage } from '../protocol/rpc.js'
 import type { MessageTransport } from '../server/protocol-server.js'
 
 export class StdioLineTransport implements MessageTransport {
@@ -75,7 +76,7 @@ export class StdioLineTransport implements MessageTransport {
       void this.send({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32700, message: 'Parse error: a line is not JSON' },
+        error: { code: rpcCodes.parseError, message: 'Parse error: a line is not JSON' },
       } as never)
       return
     }
@@ -84,13 +85,13 @@ export class StdioLineTransport implements MessageTransport {
       this.onmessage?.(value as RpcMessage)
       return
     }
-    const id = isObject(value) && isRequestId(value.id) && 'method' in value ? value.id : null
+    const id = isRecord(value) && isRequestId(value.id) && 'method' in value ? value.id : null
     // A malformed response or notification has no one to answer; a request is told what was wrong.
-    if (id !== null || !isObject(value) || !('method' in value)) {
+    if (id !== null || !isRecord(value) || !('method' in value)) {
       void this.send({
         jsonrpc: '2.0',
         id,
-        error: { code: -32600, message: `Invalid request: ${problem}` },
+        error: { code: rpcCodes.invalidRequest, message: `Invalid request: ${problem}` },
       } as never)
     }
   }

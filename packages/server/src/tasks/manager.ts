@@ -5,6 +5,7 @@
 // clients never poll forever; an end the store could not take is tried again until it does.
 
 import { randomUUID } from 'node:crypto'
+import { rpcCodes } from '@mcp-kit/core'
 import { ServerError } from '../errors.js'
 import { failureOf } from '../protocol/failure.js'
 import { invalidParams } from '../protocol/rpc.js'
@@ -25,8 +26,14 @@ interface LocalTask {
   writing?: Promise<void>
 }
 
-const shutDown: TaskError = { code: -32603, message: 'the server stopped before the task finished' }
-const ownerGone: TaskError = { code: -32603, message: 'the server instance running the task went away' }
+const shutDown: TaskError = {
+  code: rpcCodes.internalError,
+  message: 'the server stopped before the task finished',
+}
+const ownerGone: TaskError = {
+  code: rpcCodes.internalError,
+  message: 'the server instance running the task went away',
+}
 
 export class TaskManager {
   readonly store: TaskStore

@@ -4,9 +4,10 @@
 // already ended). A request that did not declare the extension gets -32021; a task that does not
 // exist, expired or belongs to another principal gets -32602.
 
+import { isRecord } from '@mcp-kit/core'
 import type { ClientCapabilities } from '../context.js'
 import { checkNesting, requiredString } from '../protocol/params.js'
-import { invalidParams, isObject } from '../protocol/rpc.js'
+import { invalidParams } from '../protocol/rpc.js'
 import type { TaskManager } from './manager.js'
 import { declaresTasks, detailedTask, tasksNotDeclared } from './wire.js'
 
@@ -24,7 +25,7 @@ export async function answerTaskMethod(
       return detailedTask(await manager.find(taskId, principal), Date.now())
     case 'tasks/update': {
       const responses = params.inputResponses
-      if (!isObject(responses)) throw invalidParams("'inputResponses' must be an object")
+      if (!isRecord(responses)) throw invalidParams("'inputResponses' must be an object")
       checkNesting(responses)
       await manager.deliver(taskId, responses, principal)
       return {}

@@ -3,9 +3,10 @@
 // `tools/call` (the flat `Result & Task`), and the `DetailedTask` of `tasks/get` and
 // `notifications/tasks`, which inlines the questions, the result or the error.
 
+import { isRecord } from '@mcp-kit/core'
 import type { ClientCapabilities } from '../context.js'
 import { rpcCodes, ServerError } from '../errors.js'
-import { isObject, printable, RpcFailure } from '../protocol/rpc.js'
+import { printable, RpcFailure } from '../protocol/rpc.js'
 import type { TaskRecord } from './store.js'
 
 export const tasksExtension = 'io.modelcontextprotocol/tasks'
@@ -16,7 +17,7 @@ export const taskMethods: ReadonlySet<string> = new Set(['tasks/get', 'tasks/upd
 /** True when the request's client capabilities declare the tasks extension. */
 export function declaresTasks(capabilities: ClientCapabilities | undefined): boolean {
   const extensions = (capabilities as Record<string, unknown> | undefined)?.extensions
-  return isObject(extensions) && isObject(extensions[tasksExtension])
+  return isRecord(extensions) && isRecord(extensions[tasksExtension])
 }
 
 /** -32021 naming the extension (spec: "indicating the required extension in the error response"). */

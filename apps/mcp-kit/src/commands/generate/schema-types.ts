@@ -3,6 +3,7 @@
 // run, so names never collide.
 
 import { randomUUID } from 'node:crypto'
+import { isRecord } from '@mcp-kit/core'
 import { CliError } from '../../base/errors.js'
 import { cleanSchema, commentText, setOwn } from './clean-schema.js'
 import { PropertyNames } from './property-names.js'
@@ -17,10 +18,6 @@ export interface TypeRequest {
 }
 
 const rootName = 'McpKitGeneratedRoot'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /**
  * Lines the library adds that say nothing to a reader of the module, and the request markers.

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { GeneratedServer, SchemaPolicy } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { CliError } from '../../base/errors.js'
 import { exitCodes } from '../../base/exit-codes.js'
@@ -21,10 +22,6 @@ const marker = 'export const generated: kit.GeneratedServer = '
 /** A path to a generated module rather than a profile name. */
 export function isModulePath(text: string): boolean {
   return /\.[cm]?ts$/.test(text)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The `generated` record of a module's text. */

@@ -5,8 +5,8 @@
 // (shared-sessions.ts).
 
 import type { IncomingMessage } from 'node:http'
+import { defaultLegacyVersion } from '@mcp-kit/core'
 import type { AuthInfo } from '../../context.js'
-import { defaultLegacyVersion } from '../../protocol/versions.js'
 import type { SharedSessions } from '../../store/shared-sessions.js'
 import type { ConnectProtocol } from '../protocol-binding.js'
 import { defaultClientKey } from './client-key.js'

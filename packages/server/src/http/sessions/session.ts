@@ -6,6 +6,7 @@
 // behind Last-Event-ID replay, the standalone GET stream) are streams.ts's.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import { resumableStreamsSince } from '@mcp-kit/core'
 import type { AuthInfo } from '../../context.js'
 import { rpcCodes } from '../../errors.js'
 import type { RequestId, RpcMessage } from '../../protocol/rpc.js'
@@ -46,8 +47,6 @@ export interface SessionExchange {
   startedAt: number
   isInitialize: boolean
 }
-
-const resumableSince = '2025-11-25'
 
 function isResponse(message: RpcMessage): message is RpcMessage & { id: RequestId } {
   return !('method' in message) && 'id' in message
@@ -99,7 +98,7 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   get resumable(): boolean {
-    return this.protocolVersion >= resumableSince
+    return this.protocolVersion >= resumableStreamsSince
   }
 
   async start(): Promise<void> {}

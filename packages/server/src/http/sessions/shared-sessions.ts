@@ -6,7 +6,7 @@
 // an answer to a question asked here, a cancellation — reaches the local copy. A busy session
 // thus costs the store one read a second per instance, not one per request.
 
-import { defaultLegacyVersion } from '../../protocol/versions.js'
+import { defaultLegacyVersion } from '@mcp-kit/core'
 import type { SessionRecord, SharedSessions } from '../../store/shared-sessions.js'
 import { HttpSessionTransport, type SessionHub } from './session.js'
 import type { SessionEntry, SessionTable } from './table.js'

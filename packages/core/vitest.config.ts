@@ -1,0 +1,3 @@
+import { createVitestConfig } from '@mcp-kit/vitest-config'
+
+export default createVitestConfig()
