@@ -6,11 +6,15 @@ export const rpcCodes = {
   parseError: -32700,
   /** JSON-RPC: the JSON is not a request. */
   invalidRequest: -32600,
+  /** JSON-RPC: no such method (also a notification-only or unknown method called as a request). */
   methodNotFound: -32601,
+  /** JSON-RPC: the params are wrong; also an unknown tool or prompt, and (2026-07-28) a missing resource. */
   invalidParams: -32602,
+  /** JSON-RPC: the server failed in a way it does not say more about. */
   internalError: -32603,
   /** Transport-level failures (the SDK's ConnectionClosed; HTTP errors without a request id); also too many tasks running. */
   transportError: -32000,
+  /** 2025-11-25 Streamable HTTP: the session id is not (or no longer) known. */
   sessionNotFound: -32001,
   /** 2025-11-25 only; 2026-07-28 answers a missing resource with invalidParams. */
   resourceNotFound: -32002,
