@@ -339,5 +339,8 @@ describe('questions and tasks through the gateway', () => {
       // The upstream's question waits in the first instance; the answer comes through the second.
       await expectAnswered(second?.url ?? '', taskId, 'historical')
     },
+    // Two gateways, each launching server-everything, and Redis: 8 s alone, past vitest's 30 s
+    // default once inside the whole suite on two cores.
+    90_000,
   )
 })
