@@ -42,6 +42,9 @@ const cli = (args: string[]) => runCliAtHome(home, project, args, { timeoutMs: 1
 // The filesystem server takes the client's roots (the working directory) over the directories of
 // its command line, unless none of them exists: then what it lists is its "." resolved.
 const noRoot = ['--root', '/nonexistent/mcp-kit-root']
+// An mcp+npx:// reference runs `npx -y` without --prefer-offline, so npx asks the registry about the
+// package first: on a loaded CI machine that took longer than the default 30 s to connect.
+const patient = ['--connect-timeout', '120']
 
 describe('npx inside a pnpm-style project', () => {
   it('runs a command line with npx from npm’s cache, in the project directory', async () => {
@@ -49,6 +52,7 @@ describe('npx inside a pnpm-style project', () => {
       'cat',
       '?tool=list_allowed_directories',
       ...noRoot,
+      ...patient,
       '--',
       'npx',
       '-y',
@@ -67,6 +71,7 @@ describe('npx inside a pnpm-style project', () => {
       `mcp+npx://@modelcontextprotocol/server-filesystem@${version}?tool=list_allowed_directories&arg=.`,
       '--verbose',
       ...noRoot,
+      ...patient,
     ])
     expect(result.code, result.stderr).toBe(0)
     expect(records(result.stdout)).toEqual([{ content: `Allowed directories:\n${project}` }])
