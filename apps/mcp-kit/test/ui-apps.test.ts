@@ -5,25 +5,28 @@
 // a tool through the workspace's session, and a fetch its policy does not allow is blocked and
 // shown as a CSP violation; every ui/* message is on the timeline.
 
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { request } from 'node:http'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath } from './helpers.js'
-import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+import {
+  addServer,
+  launchChromium,
+  type RunningUi,
+  screenshots,
+  serverButton,
+  severeAxeViolations,
+  startUi,
+} from './ui-harness.js'
 
-const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
 const registry = fileURLToPath(new URL('./fixtures/apps-registry.mjs', import.meta.url))
 const appsServer = `node ${binPath} serve --stdio ${registry}`
 // The ext-apps project's own example (npm @modelcontextprotocol/server-basic-vanillajs).
 const exampleServer = `node ${npmServers.basicApp} --stdio`
-
-declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
-declare const document: unknown
 
 let browser: Browser
 let ui: RunningUi
@@ -301,18 +304,7 @@ describe('MCP Apps in the workspace', () => {
   it('axe finds no serious or critical violation with an app view open', async () => {
     const page = await openWeatherView()
     await page.getByRole('region', { name: 'App view of weather' }).waitFor({ timeout: 30_000 })
-    const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-    await page.evaluate(source)
-    const results = (await page.evaluate(() => window.axe.run(document))) as {
-      violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
-    }
-    const severe = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      )
-    expect(severe).toEqual([])
+    expect(await severeAxeViolations(page)).toEqual([])
     await page.close()
   }, 120_000)
 })

@@ -4,27 +4,23 @@
 // runs green; a step saved with an assertion the server does not meet makes it fail; the page runs
 // the file with pass or fail per step; `ui --record FILE` writes the page's calls as a collection.
 
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { records, runCliAtHome } from './helpers.js'
-import { launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+import {
+  launchChromium,
+  type RunningUi,
+  serverButton,
+  severeAxeViolations,
+  shot,
+  startUi,
+} from './ui-harness.js'
 
 // What the page's functions see (evaluated in the browser; the tests' types have no DOM).
-declare const document: unknown
-declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
-
-const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (screenshots === undefined) return
-  mkdirSync(screenshots, { recursive: true })
-  await page.screenshot({ path: join(screenshots, `${name}.png`) })
-}
 
 let browser: Browser
 const started: RunningUi[] = []
@@ -76,17 +72,6 @@ async function saveStep(
   const status = form.getByTestId('save-status')
   await status.waitFor()
   return (await status.textContent()) ?? ''
-}
-
-async function axeSevere(page: Page): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  await page.evaluate(source)
-  const results = (await page.evaluate(() => window.axe.run(document))) as {
-    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
-  }
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
 }
 
 describe('a call saved in the page runs in mcp-kit test', () => {
@@ -153,7 +138,7 @@ describe('a call saved in the page runs in mcp-kit test', () => {
     expect(await collection.getByTestId('saved-step').nth(1).textContent()).toMatch(
       /failed.*expected it to contain "goodbye"/s,
     )
-    expect(await axeSevere(page)).toEqual([])
+    expect(await severeAxeViolations(page)).toEqual([])
     await shot(page, 'collections')
 
     // Removed in the page: the file passes again.

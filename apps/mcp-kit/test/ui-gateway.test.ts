@@ -5,8 +5,7 @@
 // the HTTP upstream killed shows down with its error; a token that is not an admin's is told so.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,25 +14,22 @@ import { obtainToken, startAuthServer } from '@mcp-kit/fixtures/auth-server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, type Serving, startServe, stopStarted } from './helpers.js'
-import { launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+import {
+  launchChromium,
+  type RunningUi,
+  serverButton,
+  severeAxeViolations,
+  shot,
+  startUi,
+} from './ui-harness.js'
 
 // What the page's functions see (evaluated in the browser; the tests' types have no DOM).
-declare const document: unknown
-declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
 
 const fixture = fileURLToPath(
   new URL('../../../packages/gateway/test/fixtures/upstream.mjs', import.meta.url),
 )
 const adminToken = 'admin-token-0123456789abcdef'
 const userToken = 'user-token-0123456789abcdef'
-
-const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (screenshots === undefined) return
-  mkdirSync(screenshots, { recursive: true })
-  await page.screenshot({ path: join(screenshots, `${name}.png`) })
-}
 
 let browser: Browser
 let remote: ChildProcess
@@ -152,19 +148,7 @@ describe('a gateway the UI may administer', () => {
     expect(await panel.getByRole('heading').textContent()).toContain('1 upstream down')
     await shot(page, 'gateway')
 
-    const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-    await page.evaluate(source)
-    const results = (await page.evaluate(() => window.axe.run(document))) as {
-      violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
-    }
-    expect(
-      results.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map(
-          (violation) =>
-            `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-        ),
-    ).toEqual([])
+    expect(await severeAxeViolations(page)).toEqual([])
     await page.close()
   }, 180_000)
 

@@ -2,7 +2,8 @@
 // Debian's Chromium driven by playwright-core, headless, with nothing fetched from the network.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
@@ -104,4 +105,37 @@ export async function addServer(page: Page, target: string): Promise<void> {
 /** The server list's button for the server whose name contains `name`. */
 export function serverButton(page: Page, name: string | RegExp) {
   return page.getByRole('list', { name: 'Servers' }).getByRole('button').filter({ hasText: name })
+}
+
+// What axe's function sees in the page (evaluated in the browser; the tests' types have no DOM).
+declare const document: unknown
+declare const window: { axe: { run: (context: unknown) => Promise<unknown> } }
+
+/**
+ * The page's serious and critical accessibility violations by axe-core, one line each (rule,
+ * impact, the elements). axe is evaluated through the DevTools protocol: the page's CSP allows
+ * no injected script tag.
+ */
+export async function severeAxeViolations(page: Page): Promise<string[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(source)
+  const results = (await page.evaluate(() => window.axe.run(document))) as {
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
+  }
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    )
+}
+
+/** Where the tests save screenshots (MCP_KIT_UI_SCREENSHOTS), or undefined: none are taken. */
+export const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
+
+/** A screenshot of the page as `<name>.png` in the screenshots directory, when one is set. */
+export async function shot(page: Page, name: string): Promise<void> {
+  if (screenshots === undefined) return
+  mkdirSync(screenshots, { recursive: true })
+  await page.screenshot({ path: join(screenshots, `${name}.png`) })
 }

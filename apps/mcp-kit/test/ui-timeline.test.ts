@@ -11,9 +11,15 @@ import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath, runCliAtHome } from './helpers.js'
-import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+import {
+  addServer,
+  launchChromium,
+  type RunningUi,
+  screenshots,
+  serverButton,
+  startUi,
+} from './ui-harness.js'
 
-const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
 let browser: Browser
 let ui: RunningUi
 let base: string

@@ -3,25 +3,29 @@
 // once, generated forms called, questions answered, failures explained, the timeline, traces, drift,
 // an accessibility scan, a keyboard-only form, and a hostile server whose strings must not run.
 
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fixtureServers, npmServers } from '@mcp-kit/fixtures'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath } from './helpers.js'
-import { addServer, launchChromium, type RunningUi, serverButton, startUi } from './ui-harness.js'
+import {
+  addServer,
+  launchChromium,
+  type RunningUi,
+  serverButton,
+  severeAxeViolations,
+  shot,
+  startUi,
+} from './ui-harness.js'
 
 const registry = fileURLToPath(new URL('./fixtures/ui-registry.mjs', import.meta.url))
 const hostileServer = fileURLToPath(new URL('./fixtures/ui-hostile-server.js', import.meta.url))
-const screenshots = process.env.MCP_KIT_UI_SCREENSHOTS
 const everything = `node ${npmServers.everything}`
 const kitServer = `node ${binPath} serve --stdio ${registry}`
 
 // What the page's functions see (evaluated in the browser; the tests' types have no DOM).
 declare const document: { activeElement: unknown }
-declare const window: { __pwned?: unknown; axe: { run: (context: unknown) => Promise<unknown> } }
+declare const window: { __pwned?: unknown }
 
 let browser: Browser
 let ui: RunningUi
@@ -44,12 +48,6 @@ async function openPage(): Promise<Page> {
   await page.goto(ui.url)
   await page.locator('ul[aria-label="Servers"][aria-busy="false"]').waitFor()
   return page
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (screenshots === undefined) return
-  mkdirSync(screenshots, { recursive: true })
-  await page.screenshot({ path: join(screenshots, `${name}.png`) })
 }
 
 /** Selects the 2026 mcp-kit server, adding it first when an earlier test has not (a test run alone). */
@@ -372,19 +370,7 @@ describe('accessibility', () => {
     await selectKitServer(page)
     await chooseTool(page, 'plan_trip')
     await page.getByRole('form', { name: 'Call plan_trip' }).waitFor()
-    const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-    // Evaluated through the DevTools protocol: the page's CSP allows no injected script tag.
-    await page.evaluate(source)
-    const results = (await page.evaluate(() => window.axe.run(document))) as {
-      violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>
-    }
-    const severe = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      )
-    expect(severe).toEqual([])
+    expect(await severeAxeViolations(page)).toEqual([])
     await page.close()
   }, 60_000)
 })
