@@ -10,9 +10,12 @@ import { trackGroup, untrackGroup } from './run-process.js'
  * @param {string} options.command
  * @param {string[]} options.args
  * @param {NodeJS.ProcessEnv} options.env
+ * @param {string} [options.path] the path of the URL it prints (default `/mcp`; '' for a plain
+ *   origin such as the stand-in REST APIs print)
  * @returns {Promise<{ url: string, pid: number, stop: () => Promise<void> }>}
  */
-export function startHttpServer({ label, command, args, env }) {
+export function startHttpServer({ label, command, args, env, path = '/mcp' }) {
+  const printed = new RegExp(`http://127\\.0\\.0\\.1:(\\d+)${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     const pid = /** @type {number} */ (child.pid)
@@ -51,7 +54,7 @@ export function startHttpServer({ label, command, args, env }) {
     }, 15_000)
     const onOutput = (chunk) => {
       if (output.length < 100_000) output += chunk
-      const match = output.match(/http:\/\/127\.0\.0\.1:(\d+)\/mcp/)
+      const match = output.match(printed)
       if (match) {
         clearTimeout(timer)
         child.stdout.off('data', onOutput)
@@ -59,7 +62,7 @@ export function startHttpServer({ label, command, args, env }) {
         // Keep draining, so a server that logs never blocks on a full pipe.
         child.stdout.resume()
         child.stderr.resume()
-        resolve({ url: `http://127.0.0.1:${match[1]}/mcp`, pid, stop })
+        resolve({ url: `http://127.0.0.1:${match[1]}${path}`, pid, stop })
       }
     }
     child.stdout.on('data', onOutput)

@@ -7,7 +7,6 @@
 // answers with a value generated from the operation's own output schema: at once (what mcp-kit
 // adds, in milliseconds) and after 10 ms, as an API answers that does some work (the ratio).
 
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -19,7 +18,6 @@ import { loadOpenApi, openApiTools } from '@mcp-kit/openapi'
 import { request } from 'undici'
 import { startHttpServer } from '../http-server-process.js'
 import { makeRow } from '../rows.js'
-import { trackGroup, untrackGroup } from '../run-process.js'
 import { median } from '../statistics.js'
 import { listOverStdio } from '../stdio-lister.js'
 
@@ -126,39 +124,28 @@ function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The stand-in API in its own process, answering `body`; resolves with its URL. */
-function startJsonApi(context, body, delayMs = 0) {
+/** A stand-in API answering `body` after `delayMs` to every GET, in its own process. */
+async function startJsonApi(context, body, delayMs = 0) {
   const folder = mkdtempSync(join(tmpdir(), 'mcp-kit-bench-api-'))
   const file = join(folder, 'body.json')
   writeFileSync(file, JSON.stringify(body))
-  return new Promise((resolve, reject) => {
-    const child = spawn(context.node, [jsonApi, '--body', file, '--delay-ms', String(delayMs)], {
-      env: context.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const pid = /** @type {number} */ (child.pid)
-    trackGroup(pid)
-    const exited = new Promise((resolveExit) => child.once('exit', resolveExit))
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-      untrackGroup(pid)
-      rmSync(folder, { recursive: true, force: true })
-    }
-    let output = ''
-    child.stderr.setEncoding('utf8').on('data', (text) => (output += text))
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      output += text
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)
-      if (match) resolve({ url: match[1], stop })
-    })
-    child.once('exit', (code) =>
-      reject(new Error(`the stand-in API exited (${code}): ${output.slice(-500)}`)),
-    )
+  const api = await startHttpServer({
+    label: 'the stand-in API',
+    command: context.node,
+    args: [jsonApi, '--body', file, '--delay-ms', String(delayMs)],
+    env: context.env,
+    path: '',
+  }).catch((error) => {
+    rmSync(folder, { recursive: true, force: true })
+    throw error
   })
+  return {
+    url: api.url,
+    stop: async () => {
+      await api.stop()
+      rmSync(folder, { recursive: true, force: true })
+    },
+  }
 }
 
 /** @param {number[]} values @param {number} fraction */

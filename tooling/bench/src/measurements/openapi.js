@@ -6,13 +6,11 @@
 // A third side, an echo call to `mcp-kit serve` (the demo registry) with the same client, shows
 // how much of the difference is the MCP round trip itself.
 
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { connect } from '@mcp-kit/client'
 import { request } from 'undici'
 import { startHttpServer } from '../http-server-process.js'
 import { makeRow } from '../rows.js'
-import { trackGroup, untrackGroup } from '../run-process.js'
 import { median } from '../statistics.js'
 
 const sizes = {
@@ -29,31 +27,12 @@ function percentile(values, fraction) {
 
 /** The Pets API in its own process; resolves with its URL once it prints it. */
 function startApi(context) {
-  const script = fileURLToPath(import.meta.resolve('@mcp-kit/fixtures/rest-api'))
-  return new Promise((resolve, reject) => {
-    const child = spawn(context.node, [script, '--port', '0'], {
-      env: context.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const pid = /** @type {number} */ (child.pid)
-    trackGroup(pid)
-    const exited = new Promise((resolveExit) => child.once('exit', resolveExit))
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-      untrackGroup(pid)
-    }
-    let output = ''
-    child.stderr.setEncoding('utf8').on('data', (text) => (output += text))
-    child.stdout.setEncoding('utf8').on('data', (text) => {
-      output += text
-      const match = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)
-      if (match) resolve({ url: match[1], stop })
-    })
-    child.once('exit', (code) => reject(new Error(`the Pets API exited (${code}): ${output.slice(-500)}`)))
+  return startHttpServer({
+    label: 'the Pets API',
+    command: context.node,
+    args: [fileURLToPath(import.meta.resolve('@mcp-kit/fixtures/rest-api')), '--port', '0'],
+    env: context.env,
+    path: '',
   })
 }
 
