@@ -168,6 +168,8 @@ export function parseOptions(argv, env = process.env) {
   const flags = new Map()
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]
+    // `pnpm bench -- --only x`: pnpm 10 passes the `--` through.
+    if (argument === '--') continue
     if (!argument.startsWith('--')) throw new Error(`unexpected argument ${argument}`)
     const [name, inlineValue] = argument.slice(2).split(/=(.*)/s, 2)
     if (['quick', 'smoke', 'no-warmup', 'help'].includes(name)) flags.set(name, 'true')
