@@ -44,6 +44,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.exitCode = await run(argv, io)
   } else process.exitCode = outcome
 } else {
+  // `ui -- cmd`: the server starts while the CLI loads (commands/ui/early-server.ts).
+  if (argv[0] === 'ui' && argv.includes('--'))
+    void import('./cli/plain-ui.js').then((plain) => plain.launchUiServerEarly(argv)).catch(() => {})
   const { main } = await import('./cli/main.js')
   await main(argv)
   // Let what the command wrote reach its readers first (pipes are asynchronous on some systems).

@@ -36,3 +36,14 @@ export function plainUi(argv: readonly string[]): UiArguments | undefined {
   if (serverCommand !== undefined) args.serverCommand = serverCommand
   return args as unknown as UiArguments
 }
+
+/**
+ * `ui [--no-open] -- cmd …`: starts the server before the rest of the CLI loads (its start-up is
+ * most of the time to the first tools list); the workspace adopts it (commands/ui/early-server.ts).
+ */
+export async function launchUiServerEarly(argv: readonly string[]): Promise<void> {
+  const command = plainUi(argv)?.serverCommand
+  if (command === undefined) return
+  const { launchEarly } = await import('../commands/ui/early-server.js')
+  await launchEarly(command)
+}

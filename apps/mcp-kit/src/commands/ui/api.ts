@@ -180,7 +180,11 @@ const routes: Record<string, Handler> = {
         : workspace.questions.answer(id, answer)
     return { answered }
   },
-  'GET /api/collections': async ({ workspace }) => listCollections(workspace.collections),
+  // The page asks on load; the servers starting then come first (reading files costs CPU they need).
+  'GET /api/collections': async ({ workspace }) => {
+    await workspace.settled(3000)
+    return listCollections(workspace.collections)
+  },
   'POST /api/collections/save': async ({ workspace, body }) => {
     const entry = workspace.get(text(body.serverId, 'serverId'))
     if (entry === undefined) throw new CliError('usage', `no server ${String(body.serverId)}`)

@@ -9,6 +9,7 @@ import { sanitizeText } from '../../output/sanitize.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { openSession } from '../../session/open-session.js'
 import { resolveTarget } from '../../session/reference.js'
+import { adoptingSpawn } from './early-server.js'
 import type { EventHub } from './events.js'
 import { explainFailure, type Failure } from './failure.js'
 import { maskedSpec, maskText } from './mask.js'
@@ -123,6 +124,7 @@ export class ServerEntry {
       const label = this.traceName()
       this.session = await openSession(resolved, { ...this.#context.args, 'keep-alive': '0' }, io, {
         input: questions.handlerFor(this.id),
+        spawn: adoptingSpawn,
         // An mcp-kit gateway then reports each call's upstream hop (the timeline shows it).
         experimentalCapabilities: { 'io.mcp-kit/upstream-hops': {} },
         onMessage: (direction, message) => {

@@ -29,6 +29,11 @@ export interface Workspace {
   /** Adds a server and starts connecting it (the promise settles when it is connected or failed). */
   add(source: ServerSource): { entry: ServerEntry; connected: Promise<void> }
   remove(id: string): Promise<boolean>
+  /**
+   * Settles once the servers being connected now are connected or failed (at most `maxMs`): work
+   * the page can wait for (listing collection files) then leaves the CPU to their start-up.
+   */
+  settled(maxMs: number): Promise<void>
   /** Adds every server of a client config (Claude Desktop, VS Code, Cursor…) given as text. */
   importConfig(
     text: string,
@@ -47,6 +52,7 @@ export function createWorkspace(
   const questions = createQuestionBoard(hub, io.cwd, args.root ?? [])
   const entries = new Map<string, ServerEntry>()
   const running = new Map<string, AbortController>()
+  const connecting = new Set<Promise<void>>()
   let next = 1
   const context = { io, args, hub, timeline, questions }
 
@@ -63,7 +69,19 @@ export function createWorkspace(
     add(source) {
       const entry = new ServerEntry(`s${next++}`, source, context)
       entries.set(entry.id, entry)
-      return { entry, connected: entry.connect() }
+      const connected = entry.connect()
+      connecting.add(connected)
+      const done = () => void connecting.delete(connected)
+      connected.then(done, done)
+      return { entry, connected }
+    },
+    async settled(maxMs) {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([
+        Promise.allSettled([...connecting]),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs))),
+      ])
+      clearTimeout(timer)
     },
     async remove(id) {
       const entry = entries.get(id)
