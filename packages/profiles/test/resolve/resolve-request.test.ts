@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   formatReference,
@@ -159,5 +160,44 @@ describe('reserved keys as the chosen tool arguments', () => {
     expect(answer.resolved.operation).toEqual({ kind: 'callTool', name: 'generate', args: { prompt: 'hi' } })
     const text = await resolveReference('mcp+npx://pkg?tool=generate&arg:prompt=hi&arg:list=x', options())
     expect(text.operation).toEqual({ kind: 'callTool', name: 'generate', args: { prompt: 'hi', list: 'x' } })
+  })
+})
+
+describe('any fields', () => {
+  it('a flag value is taken whole, or the request is refused with a ProfileError', async () => {
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('a&b', '?tool=x', 'arg:prompt=1', '__proto__', 'tools'),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          'mcp+npx://pkg',
+          'mcp+npx://pkg?tool=t&prompt=p',
+          '@gen/t?list=tools',
+          'mcp+npx://pkg?a=1',
+        ),
+        fc.record({ tool: value, resource: value, prompt: value, list: value }, { requiredKeys: [] }),
+        fc.boolean(),
+        async (reference, operation, reservedAsArguments) => {
+          let answer: Awaited<ReturnType<typeof resolve>>
+          try {
+            answer = await resolve({ reference, operation, reservedAsArguments })
+          } catch (error) {
+            expect(ProfileError.isInstance(error) && error.code).toBe('invalid_reference')
+            return
+          }
+          const { operation: picked } = answer.resolved
+          if (operation.tool !== undefined)
+            expect(picked).toMatchObject({ kind: 'callTool', name: operation.tool })
+          if (operation.prompt !== undefined)
+            expect(picked).toMatchObject({ kind: 'getPrompt', name: operation.prompt })
+          if (operation.resource !== undefined)
+            expect(picked).toEqual({ kind: 'readResource', uri: operation.resource })
+          if (!reservedAsArguments) expect(answer.ambiguous).toEqual([])
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })
