@@ -174,6 +174,8 @@ describe('words and reserved names', () => {
       ['--tool', 'generate', `${server}&prompt=hi`],
       [`${server}&tool=generate&arg:prompt=hi`],
       [`${server}&tool=generate`, 'arg:prompt=hi'],
+      ['?tool=generate&prompt=hi', '--', process.execPath, binPath, 'serve', registry, '--stdio'],
+      ['--tool', 'generate', '?prompt=hi', '--', process.execPath, binPath, 'serve', registry, '--stdio'],
     ]) {
       const result = await runCli(['cat', ...words])
       expect(result.stderr, words.join(' ')).toBe('')
@@ -187,6 +189,16 @@ describe('words and reserved names', () => {
     const flag = await runCli(['cat', `${server}&tool=plain`, '--prompt', 'hi'])
     expect(flag.code).toBe(2)
     expect(flag.stderr).toMatch(/choose one of tool, prompt.*write arg:prompt=hi/)
+  })
+
+  it('a flag and the reference naming the operation differently is a usage error; alike, it is one tool', async () => {
+    const differ = await runCli(['cat', `${server}&tool=plain&prompt=hi`, '--tool', 'generate'])
+    expect(differ.code).toBe(2)
+    expect(differ.stdout).toBe('')
+    expect(differ.stderr).toMatch(/the tool is named twice.*tool=plain and --tool generate/)
+    const alike = await runCli(['cat', `${server}&tool=generate&prompt=hi`, '--tool', 'generate'])
+    expect(alike.stderr).toBe('')
+    expect(records(alike.stdout)).toEqual([{ prompt: 'hi' }])
   })
 })
 

@@ -10,8 +10,10 @@ export { ProfileError } from './errors.js'
 // References: parse, print, resolve
 
 export { assertValidName, isValidName } from './names.js'
+export { parseCommandReference } from './reference/command-reference.js'
 export { describeServer, formatReference } from './reference/format-reference.js'
-export { launchers, parseCommandReference, parseReference } from './reference/parse-reference.js'
+export type { OperationFlags } from './reference/operation-flags.js'
+export { launchers, parseReference } from './reference/parse-reference.js'
 export type {
   RegistryResolution,
   RegistryResolver,
@@ -20,6 +22,8 @@ export type {
   ResolveOptions,
 } from './resolve/resolve-reference.js'
 export { resolveReference } from './resolve/resolve-reference.js'
+export type { ReferenceRequest, ReferenceResolution } from './resolve/resolve-request.js'
+export { resolveReferenceRequest } from './resolve/resolve-request.js'
 
 // MCP Registry entries: names, and an entry (`server.json`) as a launch
 

@@ -28,6 +28,7 @@ it('the public API is exactly what we mean to publish', async () => {
     'readSecrets',
     'registryLaunch',
     'resolveReference',
+    'resolveReferenceRequest',
     'rewriteProfile',
     'secretKeys',
     'secretsPath',

@@ -3,7 +3,7 @@
 // command names, by reference or by a command line after `--`.
 
 import { fileURLToPath } from 'node:url'
-import type { ResolvedReference } from '@mcp-kit/profiles'
+import type { ResolvedReference, ResolveOptions } from '@mcp-kit/profiles'
 import { CliError } from '../base/errors.js'
 import type { Io } from '../base/io.js'
 import type { RegistryArguments } from '../registry/registry-flags.js'
@@ -20,6 +20,17 @@ export function profileOptions(io: Io) {
   return { cwd: io.cwd, env: io.env, bundledDirs: [bundledDir], variables: appVariables() }
 }
 
+/** The resolve options of the CLI; `registry`: the registry flags and answers, for `mcp+registry://` references. */
+async function cliResolveOptions(
+  reference: string | undefined,
+  io: Io,
+  registry: RegistryArguments,
+): Promise<ResolveOptions> {
+  if (reference === undefined || !/^mcp\+registry:/i.test(reference)) return profileOptions(io)
+  const { registryResolver } = await import('../registry/resolve-registry.js')
+  return { ...profileOptions(io), registry: registryResolver(registry, io) }
+}
+
 /** `registry`: the registry flags and answers, for `mcp+registry://` references. */
 export async function resolveForCli(
   reference: string,
@@ -27,9 +38,7 @@ export async function resolveForCli(
   registry: RegistryArguments = {},
 ): Promise<ResolvedReference> {
   const { resolveReference } = await import('@mcp-kit/profiles')
-  if (!/^mcp\+registry:/i.test(reference)) return resolveReference(reference, profileOptions(io))
-  const { registryResolver } = await import('../registry/resolve-registry.js')
-  return resolveReference(reference, { ...profileOptions(io), registry: registryResolver(registry, io) })
+  return resolveReference(reference, await cliResolveOptions(reference, io, registry))
 }
 
 /** The flags that pick an operation, as the query keys of the same names do. */
@@ -51,88 +60,63 @@ export interface Target {
   resolved: ResolvedReference
   /** The target as the user gave it, for messages and records. */
   text: string
-  /** Query keys that name operations, taken as the tool's arguments (see `reservedAsArguments`). */
-  reservedArguments?: ReservedArguments
+  /**
+   * `?tool=generate&prompt=hi`: reserved query keys taken as the tool's arguments because the
+   * tool was already chosen (with `reservedAsArguments`); they stand only if the tool has such
+   * parameters (tool-arguments.ts checks that).
+   */
+  reservedArguments?: string[]
 }
 
 /**
- * `?tool=generate&prompt=hi`: `prompt` is a reserved key, but the operation is already chosen.
- * It is taken as the tool's argument if the tool has such a parameter; else `refusal` stands.
+ * The target as typed, for messages and records only: the operation flags are shown as the query
+ * keys they stand for (`@demo --tool add` reads `@demo?tool=add`). The resolver gets them as fields.
  */
-export interface ReservedArguments {
-  names: string[]
-  refusal: Error
-}
-
-/** The reserved keys a refusal says collide with the tool chosen, if that is what it says. */
-function collisionsOf(error: unknown): string[] {
-  const details = (error as { code?: string; details?: Record<string, unknown> }).details
-  if ((error as { code?: string }).code !== 'invalid_reference' || details?.operation !== 'tool') return []
-  return Object.keys((details.collisions ?? {}) as Record<string, unknown>)
-}
-
-/** The query's `name=` segments (a reference's, after its `?`, or a bare query) as `arg:name=`. */
-function escapeKeys(text: string, names: readonly string[], bare = false): string {
-  const at = bare ? -1 : text.indexOf('?')
-  if (!bare && at === -1) return text
-  const segments = text.slice(at + 1).split('&')
-  const escaped = segments.map((segment) => {
-    const key = segment.split('=', 1)[0] ?? ''
-    return names.includes(key) ? `arg:${segment}` : segment
-  })
-  return `${text.slice(0, at + 1)}${escaped.join('&')}`
+function targetText(args: TargetArguments, describe: () => string): string {
+  const flags = operationFlagNames
+    .filter((name) => args[name] !== undefined)
+    .map((name) => `${name}=${encodeURIComponent(args[name] as string)}`)
+  if (args.serverCommand === undefined) {
+    const reference = args.reference as string
+    if (flags.length === 0) return reference
+    return `${reference}${reference.includes('?') ? '&' : '?'}${flags.join('&')}`
+  }
+  const query = [args.reference?.slice(1) ?? '', ...flags].filter((part) => part !== '').join('&')
+  return `${query === '' ? '' : `?${query} `}-- ${describe()}`
 }
 
 /**
  * The server and operation the command line names: a reference (`@demo/echo`, `mcp+npx://…`),
- * or `[?query] -- program args…`; operation flags (`--tool echo`) add to the query either way.
+ * or `[?query] -- program args…`; operation flags (`--tool echo`) join the query either way.
+ * `reservedAsArguments`: a tool chosen, the query's other reserved keys may be its arguments.
  */
 export async function resolveTarget(
   args: TargetArguments,
   io: Io,
   options: { reservedAsArguments?: boolean } = {},
 ): Promise<Target> {
-  try {
-    return await resolveGiven(args, io)
-  } catch (error) {
-    // `--prompt x` is the operation flag as typed, never an argument.
-    const names = options.reservedAsArguments
-      ? collisionsOf(error).filter((name) => args[name as keyof TargetArguments] === undefined)
-      : []
-    if (names.length === 0) throw error
-    const escaped = await resolveGiven(args, io, names)
-    return { ...escaped, reservedArguments: { names, refusal: error as Error } }
-  }
-}
-
-async function resolveGiven(args: TargetArguments, io: Io, asArguments: string[] = []): Promise<Target> {
-  const flags = operationFlagNames
-    .filter((name) => args[name] !== undefined)
-    .map((name) => `${name}=${encodeURIComponent(args[name] as string)}`)
-    .join('&')
   const command = args.serverCommand
-  if (command === undefined) {
-    if (args.reference === undefined) {
-      throw new CliError(
-        'usage',
-        'say which server: a reference (@profile, mcp+npx://package, mcp+http://host/mcp, …) or -- followed by its command line',
-      )
-    }
-    const separator = args.reference.includes('?') ? '&' : '?'
-    const given = flags === '' ? args.reference : `${args.reference}${separator}${flags}`
-    const text = asArguments.length === 0 ? given : escapeKeys(given, asArguments)
-    return { resolved: await resolveForCli(text, io, args), text }
+  if (command === undefined && args.reference === undefined) {
+    throw new CliError(
+      'usage',
+      'say which server: a reference (@profile, mcp+npx://package, mcp+http://host/mcp, …) or -- followed by its command line',
+    )
   }
-  if (args.reference !== undefined && !args.reference.startsWith('?')) {
+  if (command !== undefined && args.reference !== undefined && !args.reference.startsWith('?')) {
     throw new CliError(
       'usage',
       `${JSON.stringify(args.reference)} before --: with a command line, the server is what follows --; a query before it starts with '?', as in '?tool=echo'`,
     )
   }
-  const given = [args.reference?.slice(1) ?? '', flags].filter((part) => part !== '').join('&')
-  const query = asArguments.length === 0 ? given : escapeKeys(given, asArguments, true)
-  const { describeServer, parseCommandReference, resolveReference } = await import('@mcp-kit/profiles')
-  const reference = parseCommandReference(command, query)
-  const resolved = await resolveReference(reference, profileOptions(io))
-  return { resolved, text: `${query === '' ? '' : `?${query} `}-- ${describeServer(reference.server)}` }
+  const { describeServer, resolveReferenceRequest } = await import('@mcp-kit/profiles')
+  const operation = { tool: args.tool, resource: args.resource, prompt: args.prompt, list: args.list }
+  const reservedAsArguments = options.reservedAsArguments === true
+  const { resolved, ambiguous } = await resolveReferenceRequest(
+    command === undefined
+      ? { reference: args.reference, operation, reservedAsArguments }
+      : { command, query: args.reference?.slice(1) ?? '', operation, reservedAsArguments },
+    await cliResolveOptions(command === undefined ? args.reference : undefined, io, args),
+  )
+  const text = targetText(args, () => describeServer(resolved.server))
+  return ambiguous.length === 0 ? { resolved, text } : { resolved, text, reservedArguments: ambiguous }
 }

@@ -8,7 +8,6 @@ import type { Io } from '../base/io.js'
 import { diagnostics } from '../output/diagnostics.js'
 import { parseJsonArguments, parseKeyValues, prepareArguments } from './call-arguments.js'
 import type { ConnectionArguments } from './connection-flags.js'
-import type { ReservedArguments } from './reference.js'
 import { checkProfileSchema } from './schema-check.js'
 
 /** The argument flags of the commands that call tools (cat, head, tail, put). */
@@ -19,23 +18,22 @@ export interface ArgumentFlags extends ConnectionArguments {
   args?: string
   'raw-strings'?: boolean
   validate?: boolean
-  /** Reserved query keys taken as arguments: they stand only if the tool has such parameters. */
-  reservedArguments?: ReservedArguments
+  /** Reserved query keys taken as arguments (reference.ts): they stand only if the tool has such parameters. */
+  reservedArguments?: string[] | undefined
 }
 
 /** `?tool=generate&prompt=hi` is the tool's `prompt` argument only if the tool has one. */
-function checkReservedArguments(tool: Tool, reserved: ReservedArguments | undefined): void {
+function checkReservedArguments(tool: Tool, reserved: readonly string[] | undefined): void {
   if (reserved === undefined) return
   const properties = (tool.inputSchema as { properties?: unknown } | undefined)?.properties
   const has = (name: string) =>
     typeof properties === 'object' && properties !== null && Object.hasOwn(properties, name)
-  const absent = reserved.names.filter((name) => !has(name))
+  const absent = reserved.filter((name) => !has(name))
   if (absent.length === 0) return
   const quoted = absent.map((name) => `'${name}'`).join(' or ')
   throw new CliError(
     'usage',
     `malformed query: choose one of tool, ${absent.join(', ')}; a reference does one thing, and tool '${tool.name}' has no parameter ${quoted} (a parameter named like a reserved key is written arg:${absent[0]}=…)`,
-    { cause: reserved.refusal },
   )
 }
 

@@ -29,7 +29,7 @@ function escaped(name: string, value: string): string {
 /**
  * Two operations asked for. A tool (else a prompt) is the operation the user most likely meant,
  * the other reserved keys its arguments under names that collide: say how to write those
- * (`details.collisions`, so a caller that knows the tool's parameters can take them as such).
+ * (`details.collisions`). operation-flags.ts takes them as the tool's arguments when asked to.
  */
 function twoOperations(selectors: string[], query: ReferenceQuery, tool: string | undefined): ProfileError {
   const chosen = tool !== undefined ? 'tool' : query.prompt !== undefined ? 'prompt' : undefined
@@ -56,6 +56,26 @@ function twoOperations(selectors: string[], query: ReferenceQuery, tool: string 
     { details: chosen === undefined ? { selectors } : { selectors, operation: chosen, collisions } },
   )
 }
+
+/** A query as read, and the operation it asks for. */
+export interface PickedOperation {
+  query: ReferenceQuery
+  operation: Operation
+}
+
+/**
+ * How a parser turns a parsed query into the operation (and the query as the reference keeps it).
+ * `pathTool` is the tool named in a profile reference's path (`@server/tool`). The parsers take
+ * one so that operation flags given apart from the text (operation-flags.ts) join the query as
+ * data, never as text.
+ */
+export type OperationPicker = (query: ReferenceQuery, pathTool?: string) => PickedOperation
+
+/** The reference's own query and nothing else: what parseReference uses. */
+export const pickFromQuery: OperationPicker = (query, pathTool) => ({
+  query,
+  operation: operationFromQuery(query, pathTool),
+})
 
 /**
  * Picks the operation: a tool call, prompt, resource read, list, or (nothing asked) inspect.

@@ -5,7 +5,6 @@
 import { ProfileError } from '../errors.js'
 import { assertValidName } from '../names.js'
 import type {
-  CommandReference,
   HttpServerSpec,
   Launcher,
   NakedReference,
@@ -14,102 +13,20 @@ import type {
   RegistryReference,
   StdioServerSpec,
 } from '../types.js'
-import { operationFromQuery } from './operation.js'
+import { type OperationPicker, pickFromQuery } from './operation.js'
 import { decodeComponent, parseQuery } from './query.js'
 import { parseRegistryReference } from './registry-reference.js'
+import { maxReferenceLength, refuseControlCharacters, refuseLeadingDash } from './text-checks.js'
 
 /** The launchers a naked reference may name (`mcp+<launcher>://…`). */
 export const launchers: readonly Launcher[] = ['uvx', 'npx', 'python', 'node', 'http', 'https']
 
-const maxReferenceLength = 64 * 1024
 // npm package spec: optional scope, name, optional @version/@tag/@range (no spaces, no shell syntax).
 const npmSpecPattern = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[a-z0-9.+^~<>=*_-]+)?$/i
 // PyPI requirement as uv accepts it after --with: name, optional [extras], optional version specifier.
 const pypiSpecPattern =
   /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?(?:\[[A-Za-z0-9._,-]+\])?(?:(?:===|==|!=|~=|>=|<=|>|<)[A-Za-z0-9.*+!_-]+)?$/
 const executableNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
-const controlCharacterPattern = /[\u0000-\u001f\u007f]/
-// What a shell would act on in a program name. No shell runs it, so `node server.js | tee log`
-// given as one word is a mistake, not a pipeline; say so instead of failing to find the program.
-const shellSyntaxPattern = /[\s|&;<>()$`'"*?[\]{}!#~^]/
-const maxCommandWords = 4096
-
-function describeCharacter(character: string): string {
-  const names: Record<string, string> = { '\0': 'NUL', '\n': 'newline', '\r': 'carriage return', '\t': 'tab' }
-  const code = `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
-  return names[character] ? `${names[character]} (${code})` : code
-}
-
-function refuseControlCharacters(text: string, where: string): void {
-  const match = controlCharacterPattern.exec(text)
-  if (match) {
-    throw new ProfileError(
-      'invalid_reference',
-      `${where} contains a control character (${describeCharacter(match[0])}) at position ${match.index}`,
-      { details: { position: match.index } },
-    )
-  }
-}
-
-function refuseLeadingDash(text: string, where: string): void {
-  // A leading '-' would be read as an option by node, python3, npx or uv (think `-e code`).
-  if (text.startsWith('-')) {
-    throw new ProfileError(
-      'invalid_reference',
-      `${where} ${JSON.stringify(text)} starts with '-', which the launcher would read as an option`,
-    )
-  }
-}
-
-/**
- * Parses a server's command line given as words (`mcp-kit inspect -- node server.js`) plus the
- * query that picks the operation (`tool=echo&message=hi`, without `?`). The words reach spawn()
- * as they are, without a shell; they are checked as the launch schemes' parts are: no control
- * characters anywhere, and a program that is neither empty, an option (`-e`), nor shell syntax.
- * Throws `ProfileError` (`invalid_reference`) and nothing else.
- */
-export function parseCommandReference(words: readonly string[], queryString = ''): CommandReference {
-  if (!Array.isArray(words) || words.some((word) => typeof word !== 'string'))
-    throw new ProfileError('invalid_reference', 'a command line must be a list of strings')
-  const [program, ...args] = words as string[]
-  if (program === undefined || program === '')
-    throw new ProfileError(
-      'invalid_reference',
-      'empty command: give a program after --, as in -- node server.js',
-    )
-  if (words.length > maxCommandWords)
-    throw new ProfileError('invalid_reference', `the command line has more than ${maxCommandWords} words`)
-  const length = words.reduce((sum, word) => sum + word.length, 0)
-  if (length > maxReferenceLength) {
-    throw new ProfileError(
-      'invalid_reference',
-      `the command line is too long (${length} characters; the limit is ${maxReferenceLength})`,
-    )
-  }
-  refuseControlCharacters(program, 'the program')
-  args.forEach((word, index) => {
-    refuseControlCharacters(word, `argument ${index + 1} of the command`)
-  })
-  refuseLeadingDash(program, 'the program')
-  const shell = shellSyntaxPattern.exec(program)
-  if (shell) {
-    throw new ProfileError(
-      'invalid_reference',
-      `the program ${JSON.stringify(program)} contains ${shell[0].trim() === '' ? 'a space' : `'${shell[0]}'`}: no shell runs it, so give the program and each argument as separate words (-- node server.js), with no pipes, redirections, quotes or globs`,
-    )
-  }
-  refuseControlCharacters(queryString, 'the query')
-  const query = parseQuery(queryString)
-  if (query.command !== undefined || query.launchArgs.length > 0) {
-    throw new ProfileError(
-      'invalid_reference',
-      'malformed query: command= and arg= apply to mcp+ schemes; with -- put every argument of the command after it',
-    )
-  }
-  const server: StdioServerSpec = { transport: 'stdio', command: program, args }
-  if (Object.keys(query.env).length > 0) server.env = { ...query.env }
-  return { type: 'command', command: [program, ...args], query, server, operation: operationFromQuery(query) }
-}
 
 function checkLaunchParts(query: ReferenceQuery): void {
   if (query.command !== undefined) {
@@ -212,7 +129,7 @@ function httpSpec(launcher: 'http' | 'https', rawTarget: string, query: Referenc
   return { transport: 'http', url: url.href }
 }
 
-function parseProfileReference(input: string): ProfileReference {
+function parseProfileReference(input: string, pick: OperationPicker): ProfileReference {
   const questionMark = input.indexOf('?')
   const path = questionMark === -1 ? input.slice(1) : input.slice(1, questionMark)
   const query = parseQuery(questionMark === -1 ? '' : input.slice(questionMark + 1))
@@ -238,12 +155,7 @@ function parseProfileReference(input: string): ProfileReference {
     )
   }
   checkLaunchParts(query)
-  const reference: ProfileReference = {
-    type: 'profile',
-    profile,
-    query,
-    operation: operationFromQuery(query, tool),
-  }
+  const reference: ProfileReference = { type: 'profile', profile, ...pick(query, tool) }
   if (tool !== undefined) reference.tool = tool
   return reference
 }
@@ -261,6 +173,14 @@ function notAReference(input: string): ProfileError {
 
 /** Parses a server reference. Throws `ProfileError` (`invalid_reference`) and nothing else. */
 export function parseReference(input: string): NakedReference | ProfileReference | RegistryReference {
+  return readReference(input, pickFromQuery)
+}
+
+/** parseReference, with `pick` choosing the operation from the query (see operation.ts). */
+export function readReference(
+  input: string,
+  pick: OperationPicker,
+): NakedReference | ProfileReference | RegistryReference {
   if (typeof input !== 'string')
     throw new ProfileError('invalid_reference', 'a server reference must be a string')
   if (input.length > maxReferenceLength) {
@@ -271,7 +191,7 @@ export function parseReference(input: string): NakedReference | ProfileReference
   }
   refuseControlCharacters(input, 'reference')
   if (input === '') throw new ProfileError('invalid_reference', 'empty server reference')
-  if (input.startsWith('@')) return parseProfileReference(input)
+  if (input.startsWith('@')) return parseProfileReference(input, pick)
 
   const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(input)
   if (!schemeMatch) throw notAReference(input)
@@ -281,7 +201,7 @@ export function parseReference(input: string): NakedReference | ProfileReference
     const questionMark = rest.indexOf('?')
     const query = parseQuery(questionMark === -1 ? '' : rest.slice(questionMark + 1))
     checkLaunchParts(query)
-    return parseRegistryReference(questionMark === -1 ? rest : rest.slice(0, questionMark), query)
+    return parseRegistryReference(questionMark === -1 ? rest : rest.slice(0, questionMark), query, pick)
   }
   const launcherName = scheme.startsWith('mcp+') ? scheme.slice(4) : scheme
   if (
@@ -324,5 +244,5 @@ export function parseReference(input: string): NakedReference | ProfileReference
       server = httpSpec(launcher, target, query)
       break
   }
-  return { type: 'naked', launcher, target, query, server, operation: operationFromQuery(query) }
+  return { type: 'naked', launcher, target, server, ...pick(query) }
 }

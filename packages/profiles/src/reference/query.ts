@@ -7,7 +7,7 @@ import type { ListTarget, QueryArguments, ReferenceQuery } from '../types.js'
 
 export const reservedKeys = ['tool', 'resource', 'prompt', 'list', 'command', 'arg'] as const
 
-const listTargets: readonly ListTarget[] = ['tools', 'resources', 'templates', 'prompts']
+export const listTargets: readonly ListTarget[] = ['tools', 'resources', 'templates', 'prompts']
 const envNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Decodes percent-escapes, turning malformed ones into an `invalid_reference` error. */
@@ -38,7 +38,7 @@ function setOnce(
   query[key] = value
 }
 
-function addParam(params: QueryArguments, name: string, value: string): void {
+export function addParam(params: QueryArguments, name: string, value: string): void {
   const existing = Object.hasOwn(params, name) ? params[name] : undefined
   let next: string | string[]
   if (existing === undefined) next = value

@@ -4,7 +4,7 @@
 
 import { ProfileError } from '../errors.js'
 import type { ReferenceQuery, RegistryReference } from '../types.js'
-import { operationFromQuery } from './operation.js'
+import type { OperationPicker } from './operation.js'
 import { decodeComponent } from './query.js'
 
 /** The registry's form of a server name: a namespace, one slash, the server's own name. */
@@ -17,8 +17,15 @@ export function isRegistryName(name: string): boolean {
   return name.length >= 3 && name.length <= 200 && registryNamePattern.test(name)
 }
 
-/** Parses what follows `mcp+registry://` up to `?`, with the query already parsed. */
-export function parseRegistryReference(rawTarget: string, query: ReferenceQuery): RegistryReference {
+/**
+ * Parses what follows `mcp+registry://` up to `?`, with the query already parsed; `pick` chooses
+ * the operation from it (see operation.ts).
+ */
+export function parseRegistryReference(
+  rawTarget: string,
+  query: ReferenceQuery,
+  pick: OperationPicker,
+): RegistryReference {
   const target = decodeComponent(rawTarget, 'registry name')
   if (target === '')
     throw new ProfileError('invalid_reference', 'empty server name in mcp+registry:// reference')
@@ -45,7 +52,7 @@ export function parseRegistryReference(rawTarget: string, query: ReferenceQuery)
       'malformed query: command= applies to mcp+npx and mcp+uvx; a registry entry says what to run',
     )
   }
-  const reference: RegistryReference = { type: 'registry', name, query, operation: operationFromQuery(query) }
+  const reference: RegistryReference = { type: 'registry', name, ...pick(query) }
   if (version !== undefined && version !== 'latest') reference.version = version
   return reference
 }
