@@ -103,3 +103,13 @@ export async function prepareArguments(
   }
   return args
 }
+
+/** Prompt arguments are strings on the wire: lists join with commas, other values go as JSON. */
+export function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
+  const result: Record<string, string> = {}
+  for (const [key, value] of Object.entries(values)) {
+    result[key] =
+      typeof value === 'string' ? value : Array.isArray(value) ? value.join(',') : JSON.stringify(value)
+  }
+  return result
+}

@@ -4,13 +4,13 @@ import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 
-type Runner = 'runAuthLogin' | 'runAuthStatus' | 'runAuthLogout'
+type Runner = (args: never, io: CommandContext['io']) => Promise<number>
 
-function run(runner: Runner) {
+/** A handler that loads its runner only when the command runs. */
+function run(load: () => Promise<Runner>) {
   return async (argv: unknown) => {
     const context = argv as CommandContext
-    const module = await import('./run-auth.js')
-    const handler = module[runner] as (args: unknown, io: CommandContext['io']) => Promise<number>
+    const handler = (await load()) as (args: unknown, io: CommandContext['io']) => Promise<number>
     context.result.exitCode = await handler(argv, context.io)
   }
 }
@@ -38,7 +38,7 @@ export function builder(yargs: Argv) {
           .options(connectionFlags)
           .example('$0 auth login mcp+https://mcp.example.com/mcp', '')
           .example('$0 auth login @notes --no-browser', 'prints the URL to open'),
-      run('runAuthLogin'),
+      run(async () => (await import('../shared/auth-login.js')).runAuthLogin),
     )
     .command(
       'status [reference]',
@@ -47,13 +47,13 @@ export function builder(yargs: Argv) {
         command
           .positional('reference', { type: 'string', describe: 'One server (default: all)' })
           .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
-      run('runAuthStatus'),
+      run(async () => (await import('./run-auth.js')).runAuthStatus),
     )
     .command(
       'logout <reference>',
       "Forget a server's tokens",
       (command: Argv) => command.positional('reference', { type: 'string', demandOption: true }),
-      run('runAuthLogout'),
+      run(async () => (await import('./run-auth.js')).runAuthLogout),
     )
     .demandCommand(1, 'Say which: login, status or logout.')
 }

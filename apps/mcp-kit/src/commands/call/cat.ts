@@ -1,7 +1,8 @@
 // `mcp-kit cat <ref> [key=value…]` — run the reference's operation and print NDJSON records.
 
 import type { Argv } from 'yargs'
-import { callOptions, detachOption, recordCommandHandler, recordCommandOptions } from './call-flags.js'
+import { callOptions, detachOption } from '../shared/call-flags.js'
+import { recordCommandHandler, recordCommandOptions } from './call-command.js'
 
 export const command = 'cat [reference] [arguments..]'
 export const describe =

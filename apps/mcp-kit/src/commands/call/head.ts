@@ -1,7 +1,8 @@
 // `mcp-kit head <ref> [key=value…]` — print the first N records (the session closes as soon as it has them).
 
 import type { Argv } from 'yargs'
-import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
+import { callOptions } from '../shared/call-flags.js'
+import { recordCommandHandler, recordCommandOptions } from './call-command.js'
 
 export const command = 'head [reference] [arguments..]'
 export const describe = 'Print the first N records (the session closes as soon as it has them)'

@@ -1,35 +1,28 @@
 // `mcp-kit cat|head|tail <ref> [key=value…]`: runs the reference's operation (tool call,
 // resource read, prompt get, or a list) and prints NDJSON records, or the raw MCP result.
 
-import type { CallToolResult, Progress, Session } from '@mcp-kit/client'
+import type { Session } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
 import { CliError, isKitError } from '../../base/errors.js'
 import { exitCodeFor, exitCodes } from '../../base/exit-codes.js'
 import type { Io } from '../../base/io.js'
 import { diagnostics, writeDiagnostic } from '../../output/diagnostics.js'
-import {
-  errorRecord,
-  promptRecords,
-  type Record_,
-  resourceRecords,
-  toolErrorMessage,
-  toolResultRecords,
-} from '../../output/records.js'
+import { errorRecord, promptRecords, type Record_, resourceRecords } from '../../output/records.js'
 import { firstLine } from '../../output/sanitize.js'
-import { createStatus, describeProgress, describeTask, type Status } from '../../output/status.js'
+import { createStatus, type Status } from '../../output/status.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
-import { parseJsonArguments, parseKeyValues } from '../../session/call-arguments.js'
+import { parseJsonArguments, parseKeyValues, stringifyPromptArguments } from '../../session/call-arguments.js'
 import { openSession } from '../../session/open-session.js'
-import { resolveTarget, type TargetArguments } from '../../session/reference.js'
+import { resolveTarget } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
-import { type ArgumentFlags, toolCallArguments } from '../../session/tool-arguments.js'
-
-export interface CallArguments extends ArgumentFlags, TargetArguments {
-  raw?: boolean
-  n?: number
-  save?: string
-  detach?: boolean
-}
+import { toolCallArguments } from '../../session/tool-arguments.js'
+import {
+  type CallArguments,
+  callToolOutcome,
+  messageOnlyErrors,
+  type Outcome,
+  requireDetachable,
+} from '../shared/call-tool.js'
 
 export type CallMode = 'cat' | 'head' | 'tail'
 
@@ -41,36 +34,6 @@ function requireArgumentsAllowed(operation: Operation, args: CallArguments): voi
       'arguments (key=value or --args) need a tool or prompt in the reference (tool=… or @profile/tool)',
     )
   }
-}
-
-/** --detach leaves a task behind on the server: a stdio server ends with this command, and its tasks. */
-export function requireDetachable(resolved: ResolvedReference, detach: boolean | undefined): void {
-  if (!detach) return
-  if (resolved.server.transport === 'stdio') {
-    throw new CliError(
-      'usage',
-      '--detach needs an HTTP server: a stdio server ends with this command, and its tasks with it',
-    )
-  }
-  if (resolved.operation.kind !== 'callTool')
-    throw new CliError('usage', '--detach needs a tool call (tool=…)')
-}
-
-/** Prompt arguments are strings on the wire: lists join with commas, other values go as JSON. */
-export function stringifyPromptArguments(values: Record<string, unknown>): Record<string, string> {
-  const result: Record<string, string> = {}
-  for (const [key, value] of Object.entries(values)) {
-    result[key] =
-      typeof value === 'string' ? value : Array.isArray(value) ? value.join(',') : JSON.stringify(value)
-  }
-  return result
-}
-
-export interface Outcome {
-  records: Record_[]
-  /** Printed as is with --raw. */
-  raw?: unknown
-  failed: boolean
 }
 
 async function runOperation(
@@ -125,64 +88,6 @@ async function runOperation(
   }
 }
 
-/**
- * Calls a tool, with its progress (or, when the server runs it as a task, the task's state) on the
- * status line; a tool's own error is a record too. `detach`: a task is the outcome, not followed.
- */
-export async function callToolOutcome(
-  session: Session,
-  name: string,
-  callArguments: Record<string, unknown>,
-  status: Status,
-  signal?: AbortSignal,
-  options: { detach?: boolean; say?: (message: string) => void } = {},
-): Promise<Outcome> {
-  status.update(`calling ${name}…`)
-  const onProgress = (progress: Progress) => status.update(`${name}: ${describeProgress(progress)}`)
-  const became = (taskId: string) => options.say?.(`${name}: the server runs the call as task ${taskId}`)
-  let result: CallToolResult
-  try {
-    if (options.detach) {
-      const started = await session.startTool(name, callArguments, { onProgress, preferTask: true, signal })
-      if (started.kind === 'task') {
-        became(started.task.taskId)
-        return { records: [{ ...started.task }], raw: started.task, failed: false }
-      }
-      result = started.result
-    } else {
-      let taskId: string | undefined
-      result = await session.callTool(name, callArguments, {
-        onProgress,
-        signal,
-        onTask: (task) => {
-          if (taskId === undefined) became(task.taskId)
-          taskId = task.taskId
-          status.update(`${name}: ${describeTask(task)}`)
-        },
-      })
-    }
-  } finally {
-    status.clear()
-  }
-  if (result.isError) {
-    return {
-      records: [errorRecord({ code: 'tool_error', message: toolErrorMessage(result) })],
-      raw: result,
-      failed: true,
-    }
-  }
-  return { records: toolResultRecords(result), raw: result, failed: false }
-}
-
-/** Failures that print a message and no error record: the call never ran (or was interrupted). */
-export const messageOnlyErrors = [
-  'invalid_arguments',
-  'tool_not_found',
-  'usage',
-  'cancelled',
-  'schema_changed',
-]
-
 export async function runCall(args: CallArguments, io: Io, mode: CallMode): Promise<number> {
   const count = args.n ?? 10
   if (mode !== 'cat' && (!Number.isInteger(count) || count < 0))
@@ -224,7 +129,7 @@ export async function runCall(args: CallArguments, io: Io, mode: CallMode): Prom
       await writeRecords(io, count === 0 && mode !== 'cat' ? [] : records)
     }
     if (args.save !== undefined && !outcome.failed) {
-      const { saveUsedReference } = await import('../profile/create.js')
+      const { saveUsedReference } = await import('../shared/profile/save-profile.js')
       await saveUsedReference(args.save, resolved, await session.listTools(), args, io, text)
     }
     if (outcome.failed && !args.quiet) {

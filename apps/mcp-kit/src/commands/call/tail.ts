@@ -1,7 +1,8 @@
 // `mcp-kit tail <ref> [key=value…]` — print the last N records.
 
 import type { Argv } from 'yargs'
-import { callOptions, recordCommandHandler, recordCommandOptions } from './call-flags.js'
+import { callOptions } from '../shared/call-flags.js'
+import { recordCommandHandler, recordCommandOptions } from './call-command.js'
 
 export const command = 'tail [reference] [arguments..]'
 export const describe = 'Print the last N records'

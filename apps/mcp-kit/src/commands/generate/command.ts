@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { targetUsage } from '../target-usage.js'
+import { targetUsage } from '../shared/target-usage.js'
 import type { GenerateArguments } from './generate-arguments.js'
 
 export const command = 'generate [reference]'

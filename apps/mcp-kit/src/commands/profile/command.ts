@@ -138,7 +138,7 @@ export function builder(yargs: Argv) {
           })
           .options(connectionFlags),
       run(
-        () => import('./update.js'),
+        () => import('../shared/profile/update.js'),
         (module) => module.runProfileUpdate,
       ),
     )

@@ -1,35 +1,19 @@
 // `mcp-kit profile version|validate|diff`: the live server's tools against a profile's stored ones.
 
-import type { SchemaPolicy, Session, Tool } from '@mcp-kit/client'
-import type { Profile, ProfileDocument, ResolvedReference } from '@mcp-kit/profiles'
-import type { ToolChange } from '@mcp-kit/schema'
+import type { SchemaPolicy } from '@mcp-kit/client'
 import { CliError } from '../../base/errors.js'
 import { exitCodes } from '../../base/exit-codes.js'
 import { type Io, writeLine } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { writeJson } from '../../output/write-records.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
-import { openSession } from '../../session/open-session.js'
-import { resolveForCli, resolveTarget } from '../../session/reference.js'
+import { resolveTarget } from '../../session/reference.js'
 import { describeChanges } from '../../session/schema-check.js'
-import { profileName } from './locations.js'
+import { compare, liveTools } from '../shared/profile/live-tools.js'
 
 export interface VersionArguments extends ConnectionArguments {
   reference?: string
   serverCommand?: string[]
-}
-
-export async function liveTools(
-  resolved: ResolvedReference,
-  args: ConnectionArguments,
-  io: Io,
-): Promise<Tool[]> {
-  const session: Session = await openSession(resolved, args, io)
-  try {
-    return await session.listTools()
-  } finally {
-    await session.close()
-  }
 }
 
 export async function runProfileVersion(args: VersionArguments, io: Io): Promise<number> {
@@ -42,42 +26,6 @@ export async function runProfileVersion(args: VersionArguments, io: Io): Promise
   return exitCodes.ok
 }
 
-export interface Comparison {
-  profile: Profile
-  document: ProfileDocument
-  resolved: ResolvedReference
-  tools: Tool[]
-  storedHash: string | undefined
-  liveHash: string
-  changes: ToolChange[]
-}
-
-export async function compare(reference: string, args: ConnectionArguments, io: Io): Promise<Comparison> {
-  const { loadProfileDocument, storedTools } = await import('@mcp-kit/profiles')
-  const { diffTools, hashTools } = await import('@mcp-kit/schema')
-  const name = profileName(reference)
-  const resolved = await resolveForCli(`@${name}`, io)
-  const profile = resolved.profile as Profile
-  const document = await loadProfileDocument(profile)
-  const stored = storedTools(document.tools)
-  if (stored.length === 0 && document.meta.schema_hash === undefined) {
-    throw new CliError(
-      'usage',
-      `profile @${name} has no stored tool schemas to compare with; run 'mcp-kit profile update @${name}' to record them`,
-    )
-  }
-  const tools = await liveTools(resolved, args, io)
-  return {
-    profile,
-    document,
-    resolved,
-    tools,
-    storedHash: document.meta.schema_hash,
-    liveHash: hashTools(tools),
-    changes: diffTools(stored, tools),
-  }
-}
-
 export interface ValidateArguments extends ConnectionArguments {
   profile: string
   strict?: boolean
@@ -86,7 +34,7 @@ export interface ValidateArguments extends ConnectionArguments {
 }
 
 export async function runProfileValidate(args: ValidateArguments, io: Io): Promise<number> {
-  const { isModulePath, runModuleValidate } = await import('../generate/validate-module.js')
+  const { isModulePath, runModuleValidate } = await import('./validate-module.js')
   if (isModulePath(args.profile)) return runModuleValidate(args, io)
   if (args.policy !== undefined)
     throw new CliError(

@@ -9,7 +9,7 @@ import { type Io, writeLine } from '../../base/io.js'
 import { openTerminalPrompt, type TerminalPrompt } from '../../base/terminal-prompt.js'
 import { writeDiagnostic } from '../../output/diagnostics.js'
 import { sanitizeLine } from '../../output/sanitize.js'
-import { writeRoot } from './locations.js'
+import { writeRoot } from '../shared/profile/locations.js'
 
 export interface ImportArguments {
   file?: string

@@ -8,7 +8,7 @@ import { clip, sanitizeLine } from '../../output/sanitize.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson } from '../../output/write-records.js'
 import { profileOptions } from '../../session/reference.js'
-import { profileName } from './locations.js'
+import { profileName } from '../shared/profile/locations.js'
 
 export interface ListArguments {
   format: 'text' | 'json'

@@ -2,8 +2,8 @@
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
-import { callOptions, commandLinePositionals, detachOption } from '../call/call-flags.js'
-import { targetUsage } from '../target-usage.js'
+import { callOptions, commandLinePositionals, detachOption } from '../shared/call-flags.js'
+import { targetUsage } from '../shared/target-usage.js'
 import type { PutArguments } from './run-put.js'
 
 export const command = 'put [reference] [arguments..]'

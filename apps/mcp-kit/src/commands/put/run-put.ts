@@ -23,7 +23,7 @@ import { jsonForStdout } from '../../output/write-records.js'
 import { openSession } from '../../session/open-session.js'
 import { resolveTarget } from '../../session/reference.js'
 import { toolCallArguments } from '../../session/tool-arguments.js'
-import { type CallArguments, requireDetachable } from '../call/run-call.js'
+import { type CallArguments, requireDetachable } from '../shared/call-tool.js'
 
 export interface PutArguments extends CallArguments {
   /** Absent: the profile's `concurrency`, else 1. */

@@ -8,7 +8,7 @@ import { resolve } from 'node:path'
 import { CliError } from '../../base/errors.js'
 import type { Io } from '../../base/io.js'
 import { sanitizeLine } from '../../output/sanitize.js'
-import type { InspectArguments } from '../inspect/run-inspect.js'
+import type { InspectArguments } from '../shared/inspect/run-inspect.js'
 
 export interface LaunchArguments extends InspectArguments {
   file: string
@@ -35,6 +35,6 @@ export async function runLaunch(args: LaunchArguments, io: Io): Promise<number> 
     throw new CliError('invalid_reference', `${args.file} would not be published as it is:${listed.join('')}`)
   }
   const reference = `mcp+registry://${String(server.name)}@${String(server.version)}`
-  const { runInspect } = await import('../inspect/run-inspect.js')
+  const { runInspect } = await import('../shared/inspect/run-inspect.js')
   return runInspect({ ...args, reference, registryFile: path }, io)
 }

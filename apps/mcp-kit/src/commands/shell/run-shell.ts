@@ -20,14 +20,19 @@ import { createStatus, type Status } from '../../output/status.js'
 import { createStyle } from '../../output/style.js'
 import { writeJson, writeRecords } from '../../output/write-records.js'
 import { samplingChoice } from '../../sampling/sampling-choice.js'
-import { parseJsonArguments, parseKeyValues, prepareArguments } from '../../session/call-arguments.js'
+import {
+  parseJsonArguments,
+  parseKeyValues,
+  prepareArguments,
+  stringifyPromptArguments,
+} from '../../session/call-arguments.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { createInputHandler } from '../../session/input-handler.js'
 import { openSession, serverReference } from '../../session/open-session.js'
 import { resolveForCli } from '../../session/reference.js'
 import { checkProfileSchema } from '../../session/schema-check.js'
 import { suggest } from '../../session/tool-arguments.js'
-import { callToolOutcome, messageOnlyErrors, stringifyPromptArguments } from '../call/run-call.js'
+import { callToolOutcome, messageOnlyErrors } from '../shared/call-tool.js'
 import { createCompleter, type ListCache } from './shell-completion.js'
 import { listText, shellHelp, toolHelpText } from './shell-help.js'
 import { historyPath, historySize, loadHistory, rememberLine } from './shell-history.js'

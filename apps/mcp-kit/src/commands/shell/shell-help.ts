@@ -4,7 +4,7 @@
 import type { Tool } from '@mcp-kit/client'
 import { clip, sanitizeLine } from '../../output/sanitize.js'
 import { describeChoices, itemChoicesOf } from '../../session/schema-choices.js'
-import { describeType } from '../inspect/render-inspect.js'
+import { describeType } from '../shared/inspect/render-inspect.js'
 
 export const shellHelp = `Commands:
   <tool> key=value …      call a tool; arguments as on the command line (quotes work), or one {json} word

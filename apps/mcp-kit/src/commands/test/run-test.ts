@@ -11,7 +11,7 @@ import { writeDiagnostic } from '../../output/diagnostics.js'
 import { createStatus } from '../../output/status.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { appVariables } from '../../session/reference.js'
-import { cliConnect, cliInputFor, cliResolver } from './cli-hooks.js'
+import { cliConnect, cliInputFor, cliResolver } from '../shared/cli-hooks.js'
 import { parseEnvFlags } from './env-flags.js'
 import { openReports, parseReporterFlags } from './reporters.js'
 

@@ -3,8 +3,8 @@
 // `mcp-kit profile update --yes`.
 
 import { CliError } from '../../base/errors.js'
-import { compare } from '../profile/compare.js'
-import { runProfileUpdate } from '../profile/update.js'
+import { compare } from '../shared/profile/live-tools.js'
+import { runProfileUpdate } from '../shared/profile/update.js'
 import { cliEquivalent } from './cli-equivalent.js'
 import type { ServerEntry } from './server-entry.js'
 import type { Workspace } from './workspace.js'

@@ -2,7 +2,7 @@
 // leg opened where there is a browser; its messages (the address to visit) reach the page.
 
 import { CliError } from '../../base/errors.js'
-import { runAuthLogin } from '../auth/run-auth.js'
+import { runAuthLogin } from '../shared/auth-login.js'
 import { cliEquivalent } from './cli-equivalent.js'
 import type { ServerEntry } from './server-entry.js'
 import { lineSink } from './ui-io.js'

@@ -5,10 +5,9 @@
 import type { CallToolResult, Tool } from '@mcp-kit/client'
 import type { QueryArguments } from '@mcp-kit/profiles'
 import { isKitError } from '../../base/errors.js'
-import { prepareArguments } from '../../session/call-arguments.js'
+import { prepareArguments, stringifyPromptArguments } from '../../session/call-arguments.js'
 import type { ConnectionArguments } from '../../session/connection-flags.js'
 import { findTool } from '../../session/tool-arguments.js'
-import { stringifyPromptArguments } from '../call/run-call.js'
 import type { EventHub } from './events.js'
 import type { ServerEntry } from './server-entry.js'
 

@@ -1,7 +1,7 @@
 // The JSON document `mcp-kit inspect --format json` prints: one stable shape for scripts.
 
 import type { Prompt, Resource, ResourceTemplate, Session, Tool } from '@mcp-kit/client'
-import type { AppEntry } from '../../apps/collect-apps.js'
+import type { AppEntry } from '../../../apps/collect-apps.js'
 
 export interface InspectDocument {
   reference: string
@@ -107,7 +107,7 @@ export async function collectInspectDocument(
   if (session.cacheHints.size > 0) document.cacheHints = Object.fromEntries(session.cacheHints)
   if (session.instructions) document.instructions = session.instructions
   if (errors.length > 0) document.errors = errors
-  const { collectApps } = await import('../../apps/collect-apps.js')
+  const { collectApps } = await import('../../../apps/collect-apps.js')
   const apps = await collectApps(session, tools)
   if (apps.length > 0) document.apps = apps
   return document

@@ -1,6 +1,7 @@
-// How `mcp-kit test` connects a collection's servers and answers their questions: the CLI's own
-// session opening (era cache, OAuth from the stored logins without a browser, environment,
-// limits, --trace) and the `--input` mechanism fed with each step's answers.
+// How `mcp-kit test` and the collections of `mcp-kit ui` connect a collection's servers and answer
+// their questions: the CLI's own session opening (era cache, OAuth from the stored logins without
+// a browser, environment, limits, --trace) and the `--input` mechanism fed with each step's
+// answers.
 
 import type { InputHandler, Session } from '@mcp-kit/client'
 import type { Answers, ReferenceResolver, ServerConnection } from '@mcp-kit/collections'

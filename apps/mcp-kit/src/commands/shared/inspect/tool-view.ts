@@ -5,8 +5,8 @@
 
 import type { Tool } from '@mcp-kit/client'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
-import { sanitizeLine, sanitizeText } from '../../output/sanitize.js'
-import type { Style } from '../../output/style.js'
+import { sanitizeLine, sanitizeText } from '../../../output/sanitize.js'
+import type { Style } from '../../../output/style.js'
 import { describeType } from './render-inspect.js'
 
 type Schema = Record<string, unknown>

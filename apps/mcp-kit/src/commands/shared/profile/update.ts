@@ -4,12 +4,12 @@
 // (update-registry.ts).
 
 import type { Profile } from '@mcp-kit/profiles'
-import { CliError } from '../../base/errors.js'
-import { exitCodes } from '../../base/exit-codes.js'
-import { type Io, writeLine } from '../../base/io.js'
-import { resolveForCli } from '../../session/reference.js'
-import { describeChanges } from '../../session/schema-check.js'
-import { compare, liveTools } from './compare.js'
+import { CliError } from '../../../base/errors.js'
+import { exitCodes } from '../../../base/exit-codes.js'
+import { type Io, writeLine } from '../../../base/io.js'
+import { resolveForCli } from '../../../session/reference.js'
+import { describeChanges } from '../../../session/schema-check.js'
+import { compare, liveTools } from './live-tools.js'
 import { profileName } from './locations.js'
 import { confirmUpdate, type UpdateArguments, updatedEntries } from './update-entries.js'
 

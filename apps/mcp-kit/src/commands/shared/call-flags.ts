@@ -1,11 +1,11 @@
-// Flags of the commands that call a server (cat, head, tail, put).
+// Flags of the commands that call a server (cat, head, tail, put), and how their positional words
+// are sorted into a reference and key=value arguments.
 
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
 import { recordFlag } from '../../record/record-flag.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { targetUsage } from '../target-usage.js'
-import type { CallArguments, CallMode } from './run-call.js'
+import type { CallArguments } from './call-tool.js'
 
 export function callOptions(yargs: Argv) {
   return yargs
@@ -55,31 +55,6 @@ export function detachOption(yargs: Argv) {
   })
 }
 
-/** The positional `key=value` arguments, the other operation flags and the examples of cat, head and tail. */
-export function recordCommandOptions(yargs: Argv, mode: CallMode, describe: string) {
-  return yargs
-    .usage(targetUsage(mode, '[key=value…]', '[--tool name]', describe))
-    .positional('arguments', {
-      type: 'string',
-      array: true,
-      describe: 'Tool or prompt arguments as key=value',
-    })
-    .option('resource', { type: 'string', describe: 'A resource URI to read', group: 'Operation:' })
-    .option('prompt', { type: 'string', describe: 'A prompt to get', group: 'Operation:' })
-    .option('list', {
-      choices: ['tools', 'resources', 'templates', 'prompts'] as const,
-      describe: 'List instead of calling',
-      group: 'Operation:',
-    })
-    .example(`$0 ${mode} '@demo?tool=echo&message=hi'`, '')
-    .example(`$0 ${mode} mcp+node://./server.js?tool=search query=mcp limit=5`, '')
-    .example(
-      `$0 ${mode} --tool search query=mcp limit=5 -- python3 server.py --db ./data`,
-      'any stdio server',
-    )
-    .example(`$0 ${mode} '?tool=search&query=mcp' -- ./server`, 'the same, with a query')
-}
-
 /** A word that names a server: `@profile…` or `scheme://…` (`mcp+npx://…`, `mcp+https://…`). */
 function isReferenceWord(word: string): boolean {
   return word.startsWith('@') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(word)
@@ -110,13 +85,5 @@ export function commandLinePositionals<Arguments extends CallArguments & Command
     ...argv,
     reference: at === -1 ? undefined : words[at],
     arguments: words.filter((_, index) => index !== at),
-  }
-}
-
-/** The handler of cat, head and tail: load the runner only when the command runs. */
-export function recordCommandHandler(mode: CallMode) {
-  return async (argv: CallArguments & CommandContext): Promise<void> => {
-    const { runCall } = await import('./run-call.js')
-    argv.result.exitCode = await runCall(commandLinePositionals(argv), argv.io, mode)
   }
 }

@@ -7,15 +7,15 @@
 
 import type { Tool } from '@mcp-kit/client'
 import type { Profile, ProfileMeta } from '@mcp-kit/profiles'
-import { CliError } from '../../base/errors.js'
-import { exitCodes } from '../../base/exit-codes.js'
-import { type Io, writeLine } from '../../base/io.js'
-import { diagnostics } from '../../output/diagnostics.js'
-import { sanitizeLine } from '../../output/sanitize.js'
-import { type RegistryRecord, registryRecordOf } from '../../registry/profile-meta.js'
-import { openSession } from '../../session/open-session.js'
-import { resolveForCli } from '../../session/reference.js'
-import { describeChanges } from '../../session/schema-check.js'
+import { CliError } from '../../../base/errors.js'
+import { exitCodes } from '../../../base/exit-codes.js'
+import { type Io, writeLine } from '../../../base/io.js'
+import { diagnostics } from '../../../output/diagnostics.js'
+import { sanitizeLine } from '../../../output/sanitize.js'
+import { type RegistryRecord, registryRecordOf } from '../../../registry/profile-meta.js'
+import { openSession } from '../../../session/open-session.js'
+import { resolveForCli } from '../../../session/reference.js'
+import { describeChanges } from '../../../session/schema-check.js'
 import { profileName } from './locations.js'
 import type { UpdateArguments } from './update-entries.js'
 
@@ -28,7 +28,7 @@ async function registryVersions(
   args: UpdateArguments,
   io: Io,
 ): Promise<{ latest: string | undefined; offline: boolean; registry: string }> {
-  const { registryClient } = await import('../../registry/registry-client.js')
+  const { registryClient } = await import('../../../registry/registry-client.js')
   const client = await registryClient(args, io, { url: args.registry ?? record.url })
   const page = await client.listVersions(record.name)
   const active = page.servers.filter((item) => item.official.status !== 'deleted')
@@ -155,7 +155,7 @@ async function movePin(
   const { confirmUpdate, updatedEntries } = await import('./update-entries.js')
   if (!(await confirmUpdate(args, io, name, `Move ${name} to ${record.name}@${resolution.version}? [y/N] `)))
     return exitCodes.ok
-  const { registryProfileMeta } = await import('../../registry/profile-meta.js')
+  const { registryProfileMeta } = await import('../../../registry/profile-meta.js')
   const launch = await registryProfileMeta(profile.location.name, resolution, io)
   const meta: ProfileMeta = { ...document.meta }
   for (const key of launchKeys) delete meta[key]

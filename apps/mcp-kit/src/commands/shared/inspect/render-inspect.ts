@@ -2,8 +2,8 @@
 // the server chose (names, descriptions, URIs, enum values, capability names) passes the
 // sanitizer before it is styled, so the only escape sequences written are our own colours.
 
-import { clip, sanitizeLine, sanitizeText } from '../../output/sanitize.js'
-import type { Style } from '../../output/style.js'
+import { clip, sanitizeLine, sanitizeText } from '../../../output/sanitize.js'
+import type { Style } from '../../../output/style.js'
 import type { InspectDocument } from './inspect-document.js'
 import { renderApps } from './render-apps.js'
 

@@ -1,9 +1,9 @@
 // The "Apps" section of `mcp-kit inspect`: each MCP App's view, CSP domains, permissions, the
 // policy `mcp-kit ui` applies, and the audit's warnings. Every server string is sanitized.
 
-import type { AppEntry } from '../../apps/collect-apps.js'
-import { sanitizeLine } from '../../output/sanitize.js'
-import type { Style } from '../../output/style.js'
+import type { AppEntry } from '../../../apps/collect-apps.js'
+import { sanitizeLine } from '../../../output/sanitize.js'
+import type { Style } from '../../../output/style.js'
 
 const cspRows: Array<[keyof AppEntry['csp'], string]> = [
   ['connectDomains', 'connect'],

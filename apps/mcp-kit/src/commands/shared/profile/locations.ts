@@ -1,8 +1,8 @@
 // Which profile a profile command means, and where new profiles are written.
 
 import type { ProfileScope } from '@mcp-kit/profiles'
-import { CliError } from '../../base/errors.js'
-import type { Io } from '../../base/io.js'
+import { CliError } from '../../../base/errors.js'
+import type { Io } from '../../../base/io.js'
 
 /** Where new profiles go: $MCP_KIT_HOME when set, else ./.mcp-kit (--project) or the user directory. */
 export async function writeRoot(

@@ -5,9 +5,9 @@
 import { createInterface } from 'node:readline/promises'
 import type { Tool } from '@mcp-kit/client'
 import type { ProfileTool } from '@mcp-kit/profiles'
-import { CliError } from '../../base/errors.js'
-import { type Io, writeLine } from '../../base/io.js'
-import type { ConnectionArguments } from '../../session/connection-flags.js'
+import { CliError } from '../../../base/errors.js'
+import { type Io, writeLine } from '../../../base/io.js'
+import type { ConnectionArguments } from '../../../session/connection-flags.js'
 import { serverFields, toolEntry } from './profile-document.js'
 
 export interface UpdateArguments extends ConnectionArguments {
