@@ -4,16 +4,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { CliError, isKitError } from '../../base/errors.js'
 import { splitWords } from '../../base/shell-words.js'
-import { callFromView, openAppView, recordAppMessage } from './app-views.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
-import { changeCheck, listCollections, removeSavedStep, runSaved, saveCall } from './collections.js'
-import { driftView, updateProfile } from './drift.js'
-import { gatewayStatus } from './gateway-status.js'
 import { securityHeaders } from './guards.js'
-import { login } from './login.js'
 import { callTool, errorView, getPrompt, readResource, validateForm } from './operations.js'
 import type { ServerEntry } from './server-entry.js'
 import type { Workspace } from './workspace.js'
+
+// What the first tools list does not need loads when a route first asks for it (`mcp-kit ui`
+// starts faster): drift, logins, the gateway panel, MCP App views, collections.
+const drift = () => import('./drift.js')
+const gateway = () => import('./gateway-status.js')
+const logins = () => import('./login.js')
+const appViews = () => import('./app-views.js')
+const collectionFiles = () => import('./collections.js')
 
 type Body = Record<string, unknown>
 type Handler = (context: {
@@ -137,23 +140,25 @@ const routes: Record<string, Handler> = {
   'POST /api/servers/:id/command': async ({ entry, body }) => ({
     command: cliEquivalent(entry as ServerEntry, record(body.action) as unknown as Action),
   }),
-  'GET /api/servers/:id/drift': async ({ workspace, entry }) => driftView(entry as ServerEntry, workspace),
+  'GET /api/servers/:id/drift': async ({ workspace, entry }) =>
+    (await drift()).driftView(entry as ServerEntry, workspace),
   'POST /api/servers/:id/drift/update': async ({ workspace, entry }) =>
-    updateProfile(entry as ServerEntry, workspace),
+    (await drift()).updateProfile(entry as ServerEntry, workspace),
   'GET /api/servers/:id/gateway-status': async ({ workspace, entry }) =>
-    gatewayStatus(entry as ServerEntry, workspace.args),
-  'POST /api/servers/:id/login': async ({ workspace, entry }) => login(entry as ServerEntry, workspace),
+    (await gateway()).gatewayStatus(entry as ServerEntry, workspace.args),
+  'POST /api/servers/:id/login': async ({ workspace, entry }) =>
+    (await logins()).login(entry as ServerEntry, workspace),
   'POST /api/servers/:id/app/open': async ({ workspace, entry, body }) =>
-    openAppView(
+    (await appViews()).openAppView(
       entry as ServerEntry,
       workspace,
       text(body.tool, 'tool'),
       text(body.hostOrigin, 'hostOrigin'),
     ),
   'POST /api/servers/:id/app/call': async ({ entry, body }) =>
-    callFromView(entry as ServerEntry, text(body.name, 'name'), record(body.arguments)),
+    (await appViews()).callFromView(entry as ServerEntry, text(body.name, 'name'), record(body.arguments)),
   'POST /api/servers/:id/app/record': async ({ workspace, entry, body }) => {
-    recordAppMessage(entry as ServerEntry, workspace, body.direction, body.message)
+    ;(await appViews()).recordAppMessage(entry as ServerEntry, workspace, body.direction, body.message)
     return { recorded: true }
   },
   'POST /api/questions/:id': async ({ workspace, id, body }) => {
@@ -183,17 +188,19 @@ const routes: Record<string, Handler> = {
   // The page asks on load; the servers starting then come first (reading files costs CPU they need).
   'GET /api/collections': async ({ workspace }) => {
     await workspace.settled(3000)
-    return listCollections(workspace.collections)
+    return (await collectionFiles()).listCollections(workspace.collections)
   },
   'POST /api/collections/save': async ({ workspace, body }) => {
     const entry = workspace.get(text(body.serverId, 'serverId'))
     if (entry === undefined) throw new CliError('usage', `no server ${String(body.serverId)}`)
-    return saveCall(workspace.collections, entry, body)
+    return (await collectionFiles()).saveCall(workspace.collections, entry, body)
   },
   'POST /api/collections/remove-step': async ({ workspace, body }) =>
-    removeSavedStep(workspace.collections, body),
-  'POST /api/collections/expect': async ({ workspace, body }) => changeCheck(workspace.collections, body),
-  'POST /api/collections/run': async ({ workspace, body }) => runSaved(workspace.collections, body),
+    (await collectionFiles()).removeSavedStep(workspace.collections, body),
+  'POST /api/collections/expect': async ({ workspace, body }) =>
+    (await collectionFiles()).changeCheck(workspace.collections, body),
+  'POST /api/collections/run': async ({ workspace, body }) =>
+    (await collectionFiles()).runSaved(workspace.collections, body),
   'POST /api/roots': async ({ workspace, body }) =>
     workspace.questions.setRoots(
       Array.isArray(body.paths) ? body.paths.filter((path) => typeof path === 'string') : [],
