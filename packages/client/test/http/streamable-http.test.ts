@@ -8,10 +8,10 @@ import { importedModules } from '@mcp-kit/fixtures'
 import { createToolRegistry, startHttpServer } from '@mcp-kit/server'
 import type { JSONRPCMessage } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HttpStatusError } from '../src/http/errors.js'
-import { HttpTransport } from '../src/http/streamable-http.js'
-import { undiciFetch } from '../src/http/transports.js'
-import { connect, noEraCache } from '../src/index.js'
+import { HttpStatusError } from '../../src/http/errors.js'
+import { HttpTransport } from '../../src/http/streamable-http.js'
+import { undiciFetch } from '../../src/http/transports.js'
+import { connect, noEraCache } from '../../src/index.js'
 import {
   answerInitialize,
   answerJson,
@@ -20,7 +20,7 @@ import {
   type RawServer,
   type RecordedRequest,
   startRawServer,
-} from './raw-http.js'
+} from '../helpers/raw-http.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -399,7 +399,7 @@ describe('redirects', () => {
 
 it('a session over Streamable HTTP loads no MCP SDK code and, without a proxy, no undici (start-up time)', async () => {
   const server = await rawServer(legacyHandler())
-  const entry = new URL('../dist/index.js', import.meta.url).href
+  const entry = new URL('../../dist/index.js', import.meta.url).href
   const script = `
     for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) delete process.env[name]
     const { connect, noEraCache } = await import(${JSON.stringify(entry)})

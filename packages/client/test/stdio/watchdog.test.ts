@@ -8,9 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
-import { readProcessStat } from '../src/stdio/process-group.js'
-import { watchdogScript } from '../src/stdio/watchdog.js'
-import { processAlive } from './helpers.js'
+import { readProcessStat } from '../../src/stdio/process-group.js'
+import { watchdogScript } from '../../src/stdio/watchdog.js'
+import { processAlive } from '../helpers/processes.js'
 
 const started: ChildProcess[] = []
 const extraPids: number[] = []

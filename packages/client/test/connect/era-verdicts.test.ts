@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { afterAll, expect, test } from 'vitest'
-import { connect, type EraCache } from '../src/index.js'
+import { connect, type EraCache } from '../../src/index.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-era-verdicts-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))

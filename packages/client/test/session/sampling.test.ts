@@ -15,7 +15,7 @@ import {
   type SamplingResult,
   type Session,
   type TraceEntry,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 const weatherTool = {
   name: 'get_weather',

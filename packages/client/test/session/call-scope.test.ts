@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createToolRegistry, type RunningHttpServer, startHttpServer } from '@mcp-kit/server'
 import { afterAll, afterEach, expect, test } from 'vitest'
-import { connect, type InputHandler, noEraCache, type Session } from '../src/index.js'
+import { connect, type InputHandler, noEraCache, type Session } from '../../src/index.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-call-scope-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))

@@ -3,11 +3,11 @@
 // and the environment stdio servers start with.
 
 import { describe, expect, it } from 'vitest'
-import { connect, type TraceEntry } from '../src/index.js'
-import { buildEnvironment } from '../src/internal.js'
+import { connect, type TraceEntry } from '../../src/index.js'
+import { buildEnvironment } from '../../src/internal.js'
 // Not exported: the tool filter as a function.
-import { filterTools } from '../src/session/lists.js'
-import { failureOf, fixture } from './helpers.js'
+import { filterTools } from '../../src/session/lists.js'
+import { failureOf, fixture } from '../helpers/processes.js'
 
 describe('tool discovery', () => {
   it('is cached per session: the second list is the first one, not a new request', async () => {

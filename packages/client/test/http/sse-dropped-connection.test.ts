@@ -9,8 +9,8 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { connect, noEraCache } from '../src/index.js'
-import { failureOf } from './helpers.js'
+import { connect, noEraCache } from '../../src/index.js'
+import { failureOf } from '../helpers/processes.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -7,10 +7,10 @@
 import { headlessLogin, type RunningAuthServer, startAuthServer } from '@mcp-kit/fixtures/auth-server'
 import { createToolRegistry, type RunningHttpServer, startHttpServer } from '@mcp-kit/server'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { memoryCredentialStore } from '../src/auth/credential-store.js'
-import { loopbackAuthorizer } from '../src/auth/loopback.js'
-import { connect } from '../src/connect/connect.js'
-import { noEraCache } from '../src/connect/era-cache.js'
+import { memoryCredentialStore } from '../../src/auth/credential-store.js'
+import { loopbackAuthorizer } from '../../src/auth/loopback.js'
+import { connect } from '../../src/connect/connect.js'
+import { noEraCache } from '../../src/connect/era-cache.js'
 
 let authServer: RunningAuthServer
 let server: RunningHttpServer

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { describe, expect, it } from 'vitest'
-import { connect, type ServerSpec } from '../src/index.js'
-import { fixtureFile, groupAlive, pidFile, processAlive, watchdogsOf } from './helpers.js'
+import { connect, type ServerSpec } from '../../src/index.js'
+import { fixtureFile, groupAlive, pidFile, processAlive, watchdogsOf } from '../helpers/processes.js'
 
 const detachedChild = fixtureFile('detached-child.js')
 
@@ -94,7 +94,7 @@ describe.skipIf(process.platform !== 'linux')('the watchdog', () => {
   })
 
   // A host process holds the session and is killed with SIGKILL in the middle of a call.
-  const distEntry = new URL('../dist/index.js', import.meta.url).href
+  const distEntry = new URL('../../dist/index.js', import.meta.url).href
   const host = `
     import { connect } from ${JSON.stringify(distEntry)}
     const [args, pidFile] = [JSON.parse(process.argv[1]), process.argv[2]]

@@ -5,8 +5,8 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { connect } from '../src/index.js'
-import { emptyProjectDirectory, isNpx, npxArguments } from '../src/stdio/npx-prefix.js'
+import { connect } from '../../src/index.js'
+import { emptyProjectDirectory, isNpx, npxArguments } from '../../src/stdio/npx-prefix.js'
 
 describe('npxArguments', () => {
   const prefix = '/empty'

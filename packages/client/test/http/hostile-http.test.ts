@@ -6,10 +6,10 @@
 
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { connect, noEraCache } from '../src/index.js'
-import { failureOf } from './helpers.js'
-import { type HostileMode, startHostileHttpServer } from './hostile-server.js'
-import { answerInitialize, startRawServer } from './raw-http.js'
+import { connect, noEraCache } from '../../src/index.js'
+import { type HostileMode, startHostileHttpServer } from '../helpers/hostile-server.js'
+import { failureOf } from '../helpers/processes.js'
+import { answerInitialize, startRawServer } from '../helpers/raw-http.js'
 
 const limit = 4 * 1024 * 1024
 

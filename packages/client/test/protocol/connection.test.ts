@@ -4,8 +4,8 @@
 import { latestLegacyVersion, legacyProtocolVersions } from '@mcp-kit/core'
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it, vi } from 'vitest'
-import { Connection } from '../src/protocol/connection.js'
-import { RpcError } from '../src/protocol/rpc-error.js'
+import { Connection } from '../../src/protocol/connection.js'
+import { RpcError } from '../../src/protocol/rpc-error.js'
 
 type Message = Record<string, unknown>
 

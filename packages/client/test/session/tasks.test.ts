@@ -3,12 +3,12 @@
 // answered at once, reporting its states; the task's questions go to the session's InputHandler
 // and back through tasks/update; status notifications wake the follower before the server's poll
 // interval; giving up cancels the task; startTool, getTask and cancelTask expose the handle. The
-// 2025-11-25 experimental tasks are followed in real-servers.test.ts (server-everything).
+// 2025-11-25 experimental tasks are followed in test/real-servers.test.ts (server-everything).
 
 import { createToolRegistry, type RunningHttpServer, startHttpServer } from '@mcp-kit/server'
 import { afterEach, expect, test } from 'vitest'
-import { connect, noEraCache, type Session, type TaskState } from '../src/index.js'
-import { failureOf } from './helpers.js'
+import { connect, noEraCache, type Session, type TaskState } from '../../src/index.js'
+import { failureOf } from '../helpers/processes.js'
 
 const open = new Set<{ close(): Promise<void> }>()
 afterEach(async () => {

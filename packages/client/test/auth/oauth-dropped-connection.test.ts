@@ -11,9 +11,9 @@ import type { AddressInfo, Socket } from 'node:net'
 import { createHttpHandler, createToolRegistry } from '@mcp-kit/server'
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { HttpTransport } from '../src/http/streamable-http.js'
-import { connect, memoryCredentialStore, noEraCache } from '../src/index.js'
-import { answerJson, eventually, startRawServer } from './raw-http.js'
+import { HttpTransport } from '../../src/http/streamable-http.js'
+import { connect, memoryCredentialStore, noEraCache } from '../../src/index.js'
+import { answerJson, eventually, startRawServer } from '../helpers/raw-http.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
-import { processTable, readProcessStat } from '../src/stdio/process-group.js'
-import { trackProcessTree, treeMembers } from '../src/stdio/process-tree.js'
+import { processTable, readProcessStat } from '../../src/stdio/process-group.js'
+import { trackProcessTree, treeMembers } from '../../src/stdio/process-tree.js'
 
 const started: number[] = []
 afterEach(() => {

@@ -1,8 +1,8 @@
 // Shared helpers for client tests: launching fixtures and checking no process is left behind.
 
 import { fixtureServers } from '@mcp-kit/fixtures'
-import type { ServerSpec } from '../src/index.js'
-import { groupRunning, processRunning } from '../src/internal.js'
+import type { ServerSpec } from '../../src/index.js'
+import { groupRunning, processRunning } from '../../src/internal.js'
 
 export function fixture(name: keyof typeof fixtureServers, ...args: string[]): ServerSpec {
   return { transport: 'stdio', command: process.execPath, args: [fixtureServers[name], ...args] }

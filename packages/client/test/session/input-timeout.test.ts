@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, expect, test, vi } from 'vitest'
-import { connect, noEraCache, type Session } from '../src/index.js'
-import { failureOf } from './helpers.js'
+import { connect, noEraCache, type Session } from '../../src/index.js'
+import { failureOf } from '../helpers/processes.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-input-timeout-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))

@@ -5,8 +5,8 @@
 
 import { fixtureServers } from '@mcp-kit/fixtures'
 import { describe, expect, it } from 'vitest'
-import { connect } from '../src/index.js'
-import { failureOf, fixture, groupAlive, processAlive } from './helpers.js'
+import { connect } from '../../src/index.js'
+import { failureOf, fixture, groupAlive, processAlive } from '../helpers/processes.js'
 
 describe('a server that crashes', () => {
   it('fails the pending call at once with the exit code and the last stderr lines', async () => {

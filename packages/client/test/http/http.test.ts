@@ -8,8 +8,8 @@ import { type AddressInfo, connect as netConnect } from 'node:net'
 import { promisify } from 'node:util'
 import { npmServers } from '@mcp-kit/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connect } from '../src/index.js'
-import { failureOf, freePort, startProcess } from './helpers.js'
+import { connect } from '../../src/index.js'
+import { failureOf, freePort, startProcess } from '../helpers/processes.js'
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
@@ -185,7 +185,7 @@ describe('proxies', () => {
 
   it('HTTP_PROXY is honoured (checked in a child process: the proxy is read when undici loads)', async () => {
     const script = `
-      import { connect } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)}
+      import { connect } from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)}
       const session = await connect({ transport: 'http', url: 'http://mcp.example.test/mcp' })
       const result = await session.callTool('echo', { message: 'via proxy' })
       await session.close()

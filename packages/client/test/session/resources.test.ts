@@ -5,9 +5,9 @@
 
 import { createToolRegistry, startHttpServer } from '@mcp-kit/server'
 import { expect, test } from 'vitest'
-import { connect, noEraCache } from '../src/index.js'
-import { failureOf, fixture } from './helpers.js'
-import { answerInitialize, answerJson, startRawServer } from './raw-http.js'
+import { connect, noEraCache } from '../../src/index.js'
+import { failureOf, fixture } from '../helpers/processes.js'
+import { answerInitialize, answerJson, startRawServer } from '../helpers/raw-http.js'
 
 test('a missing resource of a 2025-11-25 server (-32002) is resource_not_found', async () => {
   const session = await connect(fixture('basic'), { protocol: '2025-11-25' })

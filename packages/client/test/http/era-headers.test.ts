@@ -6,8 +6,14 @@
 
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { connect, memoryEraCache, noEraCache } from '../src/index.js'
-import { answerJson, eventually, type RawServer, type RecordedRequest, startRawServer } from './raw-http.js'
+import { connect, memoryEraCache, noEraCache } from '../../src/index.js'
+import {
+  answerJson,
+  eventually,
+  type RawServer,
+  type RecordedRequest,
+  startRawServer,
+} from '../helpers/raw-http.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { MessageTooLarge, readBounded, readEvents } from '../src/http/sse-reader.js'
+import { MessageTooLarge, readBounded, readEvents } from '../../src/http/sse-reader.js'
 
 function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()

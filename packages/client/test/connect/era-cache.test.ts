@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { connect, fileEraCache } from '../src/index.js'
-import { defaultEraCachePath } from '../src/internal.js'
-import { fixture } from './helpers.js'
+import { connect, fileEraCache } from '../../src/index.js'
+import { defaultEraCachePath } from '../../src/internal.js'
+import { fixture } from '../helpers/processes.js'
 
 let directory: string
 let before: string | undefined

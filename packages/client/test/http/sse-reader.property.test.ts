@@ -4,7 +4,7 @@
 
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { MessageTooLarge, readEvents } from '../src/http/sse-reader.js'
+import { MessageTooLarge, readEvents } from '../../src/http/sse-reader.js'
 
 interface Model {
   comment: string | undefined

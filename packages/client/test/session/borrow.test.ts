@@ -3,8 +3,8 @@
 // own cancellation, limits and traces; none of them ends the others' calls or the session.
 
 import { describe, expect, it } from 'vitest'
-import { ClientError, connect, type TraceEntry } from '../src/index.js'
-import { failureOf, fixture, processAlive } from './helpers.js'
+import { ClientError, connect, type TraceEntry } from '../../src/index.js'
+import { failureOf, fixture, processAlive } from '../helpers/processes.js'
 
 describe('Session.borrow', () => {
   it('cancelling one borrower cancels its calls only, on the wire, and leaves the session open', async () => {

@@ -10,9 +10,9 @@ import type { AddressInfo, Socket } from 'node:net'
 import { createHttpHandler, createToolRegistry } from '@mcp-kit/server'
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { droppedBeforeAnswer, onNewConnection } from '../src/http/resend.js'
-import { ClientError, connect, noEraCache, type Session } from '../src/index.js'
-import { failureOf } from './helpers.js'
+import { droppedBeforeAnswer, onNewConnection } from '../../src/http/resend.js'
+import { ClientError, connect, noEraCache, type Session } from '../../src/index.js'
+import { failureOf } from '../helpers/processes.js'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
