@@ -20,11 +20,18 @@ import {
   pinAnswers,
   type Seen,
   token,
-} from './callers.js'
-import { eventually, marks, nodeServer, startGateway, startHttpUpstream, temporaryDir } from './helpers.js'
+} from '../helpers/callers.js'
+import {
+  eventually,
+  marks,
+  nodeServer,
+  startGateway,
+  startHttpUpstream,
+  temporaryDir,
+} from '../helpers/gateways.js'
 
-const teller = fileURLToPath(new URL('./fixtures/teller.mjs', import.meta.url))
-const sdkTeller = fileURLToPath(new URL('./fixtures/sdk-teller.mjs', import.meta.url))
+const teller = fileURLToPath(new URL('../fixtures/teller.mjs', import.meta.url))
+const sdkTeller = fileURLToPath(new URL('../fixtures/sdk-teller.mjs', import.meta.url))
 
 let authServer: RunningAuthServer
 const stops: Array<() => Promise<void>> = []

@@ -20,10 +20,10 @@ import {
   nothingSeen,
   type Opened,
   token,
-} from './callers.js'
-import { marks, nodeServer, startGateway, temporaryDir } from './helpers.js'
+} from '../helpers/callers.js'
+import { marks, nodeServer, startGateway, temporaryDir } from '../helpers/gateways.js'
 
-const lateTeller = fileURLToPath(new URL('./fixtures/late-teller.mjs', import.meta.url))
+const lateTeller = fileURLToPath(new URL('../fixtures/late-teller.mjs', import.meta.url))
 
 let authServer: RunningAuthServer
 beforeAll(async () => {

@@ -16,11 +16,11 @@ import {
   type Gateway,
   type GatewayEvent,
   type GatewayOptions,
-} from '../src/index.js'
+} from '../../src/index.js'
 
-export const fixtureUpstream = fileURLToPath(new URL('./fixtures/upstream.mjs', import.meta.url))
-export const stormUpstream = fileURLToPath(new URL('./fixtures/storm.mjs', import.meta.url))
-export const slowUpstream = fileURLToPath(new URL('./fixtures/slow-start.mjs', import.meta.url))
+export const fixtureUpstream = fileURLToPath(new URL('../fixtures/upstream.mjs', import.meta.url))
+export const stormUpstream = fileURLToPath(new URL('../fixtures/storm.mjs', import.meta.url))
+export const slowUpstream = fileURLToPath(new URL('../fixtures/slow-start.mjs', import.meta.url))
 
 export function nodeServer(script: string, ...args: string[]) {
   return { transport: 'stdio' as const, command: process.execPath, args: [script, ...args] }

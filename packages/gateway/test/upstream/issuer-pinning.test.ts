@@ -11,8 +11,8 @@ import { createToolRegistry, type RunningHttpServer, startHttpServer } from '@mc
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import { text } from './callers.js'
-import { eventually, startGateway } from './helpers.js'
+import { text } from '../helpers/callers.js'
+import { eventually, startGateway } from '../helpers/gateways.js'
 
 const client = {
   client_id: 'nightly-gateway',

@@ -12,7 +12,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { expect } from 'vitest'
-import { eventually } from './helpers.js'
+import { eventually } from './gateways.js'
 
 /** What one caller saw. */
 export interface Seen {

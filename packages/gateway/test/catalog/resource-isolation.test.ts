@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, test } from 'vitest'
-import { everything, marks, nodeServer, startGateway, temporaryDir } from './helpers.js'
+import { everything, marks, nodeServer, startGateway, temporaryDir } from '../helpers/gateways.js'
 
-const hostile = fileURLToPath(new URL('./fixtures/hostile-templates.mjs', import.meta.url))
+const hostile = fileURLToPath(new URL('../fixtures/hostile-templates.mjs', import.meta.url))
 
 test("a hostile upstream's overlapping template never takes another upstream's reads", async () => {
   const markFile = join(temporaryDir(), 'reads')

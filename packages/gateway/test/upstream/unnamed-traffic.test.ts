@@ -5,7 +5,7 @@
 
 import type { InputHandler } from '@mcp-kit/client'
 import { describe, expect, test } from 'vitest'
-import { type Caller, Callers } from '../src/upstream/callers.js'
+import { type Caller, Callers } from '../../src/upstream/callers.js'
 
 function caller(key: string, session = true): Caller & { asked: string[]; logs: unknown[] } {
   const asked: string[] = []

@@ -5,7 +5,7 @@ import { createToolRegistry, startHttpServer } from '@mcp-kit/server'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, expect, test } from 'vitest'
-import { createGateway } from '../src/index.js'
+import { createGateway } from '../../src/index.js'
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {

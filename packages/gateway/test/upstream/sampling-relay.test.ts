@@ -17,10 +17,10 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { identities as identitiesOf, text, token } from './callers.js'
-import { nodeServer, startGateway, startHttpUpstream } from './helpers.js'
+import { identities as identitiesOf, text, token } from '../helpers/callers.js'
+import { nodeServer, startGateway, startHttpUpstream } from '../helpers/gateways.js'
 
-const forecaster = fileURLToPath(new URL('./fixtures/forecaster.mjs', import.meta.url))
+const forecaster = fileURLToPath(new URL('../fixtures/forecaster.mjs', import.meta.url))
 
 let authServer: RunningAuthServer
 const stops: Array<() => Promise<void>> = []

@@ -12,10 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { expect, test } from 'vitest'
-import { cleanDiscovery, cleanSchema } from '../src/upstream/upstream-text.js'
-import { eventually, nodeServer, startGateway } from './helpers.js'
+import { cleanDiscovery, cleanSchema } from '../../src/upstream/upstream-text.js'
+import { eventually, nodeServer, startGateway } from '../helpers/gateways.js'
 
-const hostile = fileURLToPath(new URL('./fixtures/hostile-descriptions.mjs', import.meta.url))
+const hostile = fileURLToPath(new URL('../fixtures/hostile-descriptions.mjs', import.meta.url))
 const unsafe =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u
 

@@ -4,8 +4,8 @@
 
 import { createToolRegistry } from '@mcp-kit/server'
 import { expect, test } from 'vitest'
-import { addRelayedResource, addRelayedTemplate } from '../src/catalog/relayed.js'
-import type { Upstream } from '../src/upstream/upstream.js'
+import { addRelayedResource, addRelayedTemplate } from '../../src/catalog/relayed.js'
+import type { Upstream } from '../../src/upstream/upstream.js'
 
 test("an upstream's caching fields are dropped from the resources and templates it lists", () => {
   const registry = createToolRegistry()

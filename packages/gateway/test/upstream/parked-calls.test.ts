@@ -7,10 +7,10 @@
 
 import { startHttpServer } from '@mcp-kit/server'
 import { afterEach, expect, test } from 'vitest'
-import { createGateway, fileDiscoveryCache } from '../src/index.js'
-import { nodeServer, temporaryDir } from './helpers.js'
+import { createGateway, fileDiscoveryCache } from '../../src/index.js'
+import { nodeServer, temporaryDir } from '../helpers/gateways.js'
 
-const twoQuestions = new URL('./fixtures/two-questions.mjs', import.meta.url).pathname
+const twoQuestions = new URL('../fixtures/two-questions.mjs', import.meta.url).pathname
 const version = '2026-07-28'
 const closers: Array<() => Promise<void>> = []
 
