@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { type PaymentsApi, startPaymentsApi } from '@mcp-kit/fixtures/payments-api'
 import { createRuntime } from '@mcp-kit/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenApiRegistry, loadOpenApi, type OpenApiDocument, openApiTools } from '../src/index.js'
+import { createOpenApiRegistry, loadOpenApi, type OpenApiDocument, openApiTools } from '../../src/index.js'
 
 let api: PaymentsApi
 let document: OpenApiDocument

@@ -6,8 +6,8 @@
 
 import { createRuntime, type TraceEntry } from '@mcp-kit/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenApiRegistry, loadOpenApi } from '../src/index.js'
-import { type Answer, type Recorded, type Recorder, startRecorder } from './helpers.js'
+import { createOpenApiRegistry, loadOpenApi } from '../../src/index.js'
+import { type Answer, type Recorded, type Recorder, startRecorder } from '../helpers/recorder.js'
 
 let api: Recorder
 let answer: (request: Recorded) => Answer = () => ({})

@@ -1,11 +1,11 @@
 // Parameter serialization against the style examples of the OpenAPI specification (3.0.4, which
 // follows RFC 6570 for `label`), and properties any value keeps: a path value never adds a segment
-// or leaves the path (dot segments are path.ts's to refuse: test/paths.test.ts), a query value
+// or leaves the path (dot segments are path.ts's to refuse: paths.test.ts), a query value
 // reads back as it was.
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { cookiePairs, headerValue, pathValue, queryPairs } from '../src/http/serialize.js'
+import { cookiePairs, headerValue, pathValue, queryPairs } from '../../src/http/serialize.js'
 
 const string = 'blue'
 const array = ['blue', 'black', 'brown']

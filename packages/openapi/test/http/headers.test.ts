@@ -13,8 +13,8 @@ import {
   type OpenApiDocument,
   OpenApiError,
   openApiTools,
-} from '../src/index.js'
-import { type Recorder, startRecorder } from './helpers.js'
+} from '../../src/index.js'
+import { type Recorder, startRecorder } from '../helpers/recorder.js'
 
 let api: Recorder
 let document: OpenApiDocument

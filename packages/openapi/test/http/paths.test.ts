@@ -5,8 +5,8 @@
 
 import { createRuntime, type Runtime } from '@mcp-kit/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenApiRegistry, loadOpenApi } from '../src/index.js'
-import { type Recorder, startRecorder } from './helpers.js'
+import { createOpenApiRegistry, loadOpenApi } from '../../src/index.js'
+import { type Recorder, startRecorder } from '../helpers/recorder.js'
 
 let api: Recorder
 let runtime: Runtime

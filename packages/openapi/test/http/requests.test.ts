@@ -10,8 +10,8 @@ import {
   credentialsFromEnvironment,
   loadOpenApi,
   type OpenApiToolOptions,
-} from '../src/index.js'
-import { type Answer, type Recorded, type Recorder, startRecorder } from './helpers.js'
+} from '../../src/index.js'
+import { type Answer, type Recorded, type Recorder, startRecorder } from '../helpers/recorder.js'
 
 let api: Recorder
 let other: Recorder

@@ -5,7 +5,7 @@
 import { type PetsApi, startPetsApi } from '@mcp-kit/fixtures/rest-api'
 import { createRuntime, type Runtime } from '@mcp-kit/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenApiRegistry, loadOpenApi, type OpenApiTool, openApiTools } from '../src/index.js'
+import { createOpenApiRegistry, loadOpenApi, type OpenApiTool, openApiTools } from '../../src/index.js'
 
 let api: PetsApi
 let tools: OpenApiTool[]

@@ -14,8 +14,8 @@ import {
   type OpenApiDocument,
   OpenApiError,
   openApiTools,
-} from '../src/index.js'
-import { example, type Recorder, startRecorder } from './helpers.js'
+} from '../../src/index.js'
+import { example, type Recorder, startRecorder } from '../helpers/recorder.js'
 
 type Schema = Record<string, unknown>
 

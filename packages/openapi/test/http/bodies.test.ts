@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { type PaymentsApi, startPaymentsApi } from '@mcp-kit/fixtures/payments-api'
 import { createRuntime, type Runtime } from '@mcp-kit/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenApiRegistry, loadOpenApi, openApiTools } from '../src/index.js'
-import { type Recorder, startRecorder } from './helpers.js'
+import { createOpenApiRegistry, loadOpenApi, openApiTools } from '../../src/index.js'
+import { type Recorder, startRecorder } from '../helpers/recorder.js'
 
 let api: PaymentsApi
 let runtime: Runtime

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadOpenApi, OpenApiError } from '../src/index.js'
-import { startRecorder } from './helpers.js'
+import { loadOpenApi, OpenApiError } from '../../src/index.js'
+import { startRecorder } from '../helpers/recorder.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'openapi-documents-'))
 const folder = join(scratch, 'api')
