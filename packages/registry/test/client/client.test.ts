@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startRegistry } from '@mcp-kit/fixtures/registry-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createRegistryClient, fileResponseCache, loadServerSchema, RegistryError } from '../src/index.js'
+import { createRegistryClient, fileResponseCache, loadServerSchema, RegistryError } from '../../src/index.js'
 
 let registry: Awaited<ReturnType<typeof startRegistry>>
 const directory = mkdtempSync(join(tmpdir(), 'mcp-kit-registry-'))

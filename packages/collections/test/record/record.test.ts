@@ -3,7 +3,7 @@
 // replay pass, a drift guard covers the tools used, and --update rewrites only what was observed.
 
 import { describe, expect, test } from 'vitest'
-import { compareSnapshot } from '../src/assert/snapshot.js'
+import { compareSnapshot } from '../../src/assert/snapshot.js'
 import {
   appendCalls,
   collectionFromCalls,
@@ -12,7 +12,7 @@ import {
   parseCollection,
   type RecordedCall,
   updateSnapshots,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 const server = { name: 'notes', entry: { command: ['node', 'notes.js'] } }
 const tools = [

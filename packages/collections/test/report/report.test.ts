@@ -13,7 +13,7 @@ import {
   tapHeader,
   tapPlan,
   tapStep,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 function result(message: string, name = 'call echo'): CollectionResult {
   return {

@@ -1,5 +1,5 @@
 // The code and message of the ProfileError a function throws, as one string tests can match.
-import { ProfileError } from '../src/index.js'
+import { ProfileError } from '../../src/index.js'
 
 export function codeOf(run: () => unknown): string {
   try {

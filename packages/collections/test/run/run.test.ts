@@ -11,7 +11,7 @@ import {
   type RunOptions,
   runCollection,
   type StepResult,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 let server: RunningHttpServer
 let count = 0

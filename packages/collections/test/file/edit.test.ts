@@ -19,7 +19,7 @@ import {
   setExpectations,
   setField,
   setServer,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'collections-edit-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))

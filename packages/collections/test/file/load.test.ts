@@ -2,7 +2,7 @@
 // the file, the line and column, and the step it is in.
 
 import { describe, expect, test } from 'vitest'
-import { CollectionError, formatProblem, parseCollection } from '../src/index.js'
+import { CollectionError, formatProblem, parseCollection } from '../../src/index.js'
 
 function problemsOf(text: string, file = 'suite.yaml'): string[] {
   try {

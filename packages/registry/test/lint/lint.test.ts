@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { lintServerJson } from '../src/index.js'
+import { lintServerJson } from '../../src/index.js'
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../tooling/fixtures/registry/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../../../../tooling/fixtures/registry/${name}`, import.meta.url), 'utf8')
 const schema = JSON.parse(fixture('server.schema.json')) as Record<string, unknown>
 
 describe('lintServerJson', () => {
