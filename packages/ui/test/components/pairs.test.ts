@@ -2,8 +2,8 @@
 // view's messages (channel `app`) apart from the server's, whose ids they share.
 
 import { expect, it } from 'vitest'
-import { pairRows } from '../web/src/components/pairs.js'
-import type { TimelineRow } from '../web/src/types.js'
+import { pairRows } from '../../web/src/components/pairs.js'
+import type { TimelineRow } from '../../web/src/types.js'
 
 const row = (seq: number, direction: 'sent' | 'received', message: Record<string, unknown>, app = false) =>
   ({
