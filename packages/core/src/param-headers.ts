@@ -1,9 +1,10 @@
 // MCP 2026-07-28 `x-mcp-header`: tool parameters that Streamable HTTP mirrors into
 // `Mcp-Param-{name}` headers, so intermediaries can route without parsing bodies. One module for
 // both sides: the client finds and encodes the headers of a call; the server checks that the
-// headers it received match the body. Also the value encoding shared with `Mcp-Name`.
+// headers it received match the body. Also the value encoding shared with `Mcp-Name` (whose method
+// table is headers.ts).
 
-import { isRecord } from '@mcp-kit/core'
+import { isRecord } from './values.js'
 
 /** One annotated parameter: the header name part and the chain of `properties` keys to it. */
 export interface ParamHeader {

@@ -1,3 +1,7 @@
+// The `x-mcp-header` rules of 2026-07-28: which parameters a tool mirrors into `Mcp-Param-*`
+// headers (and which annotations make it invalid), the headers of a call, the server's check of
+// them against the body, and the header value encoding shared with `Mcp-Name`.
+
 import { describe, expect, test } from 'vitest'
 import {
   decodeHeaderValue,
@@ -5,7 +9,7 @@ import {
   findParamHeaders,
   paramHeaderMismatch,
   paramHeadersFor,
-} from '../src/internal.js'
+} from '../src/index.js'
 
 const schema = {
   type: 'object',
