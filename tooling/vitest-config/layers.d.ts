@@ -40,3 +40,16 @@ export function checkLayers(
   rules: LayerRules,
   files?: Map<string, string>,
 ): LayersReport
+
+/** Folders at the top of test/ that mirror nothing in src/ (helpers, fixtures, types). */
+export const testSupportFolders: readonly string[]
+/**
+ * Where `test` does not mirror `src`: folders of test/ that are no folders of src/, and modules
+ * beside the tests that are no tests. The `support` folders (default testSupportFolders) at the
+ * top of test/ and `__snapshots__` anywhere are allowed.
+ */
+export function unmirroredTests(
+  src: string,
+  test: string,
+  options?: { support?: readonly string[] },
+): string[]

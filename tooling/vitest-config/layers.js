@@ -4,7 +4,7 @@
 // folder missing from the table or a cycle fails there. The TypeScript compiler is passed in (the
 // packages' own), so this package needs none.
 
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
 
 /**
@@ -167,4 +167,35 @@ export function checkLayers(ts, src, rules, files = sourceFiles(src)) {
     folderCycles: cyclesOf(folderEdges),
     fileCycles: cyclesOf(fileEdges),
   }
+}
+
+/** Folders at the top of test/ that mirror nothing in src/: what tests share, fixture files, type programs. */
+export const testSupportFolders = ['helpers', 'fixtures', 'types']
+
+/**
+ * Where `test` does not mirror `src` (CONTRIBUTING.md "Tests"): a folder of test/ that is no folder
+ * of src/, and a module beside the tests that is no test (what tests share goes to test/helpers/).
+ * The folders of `support` at the top of test/ hold anything; `__snapshots__` may sit anywhere.
+ * @param {string} src
+ * @param {string} test
+ * @param {{ support?: readonly string[] }} [options]
+ * @returns {string[]} one line each, paths relative to the package (`test/…`)
+ */
+export function unmirroredTests(src, test, options = {}) {
+  const { support = testSupportFolders } = options
+  const found = []
+  const walk = (relativePath) => {
+    for (const entry of readdirSync(join(test, relativePath), { withFileTypes: true })) {
+      const path = relativePath === '' ? entry.name : `${relativePath}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (entry.name === '__snapshots__' || (relativePath === '' && support.includes(entry.name))) continue
+        if (!statSync(join(src, path), { throwIfNoEntry: false })?.isDirectory())
+          found.push(`test/${path}/ is no folder of src/`)
+        else walk(path)
+      } else if (/\.[cm]?[jt]sx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+        found.push(`test/${path} is no test: what tests share goes to test/helpers/`)
+    }
+  }
+  walk('')
+  return found
 }

@@ -1,7 +1,7 @@
 // mcp-kit's client against the official SDK v2 server (`createMcpHandler`, the SDK's dual-era
 // HTTP entry): it negotiates 2026-07-28, lists, calls, and answers a question the server asks
 // (an input_required round). The 2025 peers (server-everything over stdio and HTTP) are in
-// real-servers.test.ts and http.test.ts.
+// real-servers.test.ts and http/http.test.ts.
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

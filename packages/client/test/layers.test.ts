@@ -2,12 +2,22 @@
 // read from the source (@mcp-kit/vitest-config/layers), so that a dependency against the grain
 // fails here.
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checkLayers, importsOf, type LayerRules, sourceFiles } from '@mcp-kit/vitest-config/layers'
+import {
+  checkLayers,
+  importsOf,
+  type LayerRules,
+  sourceFiles,
+  unmirroredTests,
+} from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))
+const test = fileURLToPath(new URL('.', import.meta.url))
 
 /**
  * The folders of src/ and what each may import besides itself and the shared files at the top
@@ -89,5 +99,32 @@ describe('the layers of src/', () => {
     expect(check('session/example.ts', "import { processRunning } from '../internal.js'")).toEqual([
       'session/example.ts imports ../internal.js: no file imports an entry (index.ts, internal.ts)',
     ])
+  })
+})
+
+describe('test/ mirrors src/', () => {
+  it('every folder of test/ is a folder of src/ (or helpers/, types/), and helpers sit in helpers/', () => {
+    expect(unmirroredTests(src, test)).toEqual([])
+  })
+
+  it('a folder or a helper out of place is caught', () => {
+    const root = mkdtempSync(join(tmpdir(), 'client-layers-'))
+    try {
+      for (const folder of ['src/http', 'test/http/__snapshots__', 'test/helpers', 'test/transports'])
+        mkdirSync(join(root, folder), { recursive: true })
+      for (const file of [
+        'test/http/ok.test.ts',
+        'test/helpers/raw.ts',
+        'test/raw-http.ts',
+        'test/transports/x.test.ts',
+      ])
+        writeFileSync(join(root, file), '')
+      expect(unmirroredTests(join(root, 'src'), join(root, 'test')).sort()).toEqual([
+        'test/raw-http.ts is no test: what tests share goes to test/helpers/',
+        'test/transports/ is no folder of src/',
+      ])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

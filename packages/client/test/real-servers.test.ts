@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { npmServers } from '@mcp-kit/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type Session } from '../src/index.js'
-import { groupAlive } from './helpers.js'
+import { groupAlive } from './helpers/processes.js'
 
 describe('server-everything over stdio', () => {
   let session: Session

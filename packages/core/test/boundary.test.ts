@@ -1,10 +1,10 @@
 // The boundary of the shared vocabulary: no package but this one writes a JSON-RPC error code
 // (-32768…-32000) as a number, a protocol revision as a string, its own `Mcp-Name` method table,
-// its own `isRecord` or its own error brand. Comments may name them; code imports them from
-// @mcp-kit/core. One line per offence.
+// its own `isRecord` (under any name, narrowing to any type) or its own error brand. Comments may
+// name them; code imports them from @mcp-kit/core. One line per offence.
 
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
@@ -12,6 +12,57 @@ import { protocolVersions } from '../src/index.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const versions = new Set(protocolVersions)
+
+/**
+ * Copies of isRecord that narrow to a type of their file's own (`type Schema = Record<string,
+ * unknown>`), as `file#name`: the CLI's, left to a change of the CLI. Each entry must still be
+ * found, so the list only shrinks.
+ */
+const localNarrowings = [
+  'apps/mcp-kit/src/commands/generate/clean-schema.ts#isRecord',
+  'apps/mcp-kit/src/commands/inspect/tool-view.ts#isSchema',
+  'apps/mcp-kit/src/session/argument-names.ts#isObject',
+  'apps/mcp-kit/src/session/schema-choices.ts#isObject',
+]
+
+/** The test of isRecord's body on the parameter `name`, spaces removed. */
+const recordTest = (name: string) => `typeof${name}==='object'&&${name}!==null&&!Array.isArray(${name})`
+
+/** The name of a one-parameter type guard whose whole body is isRecord's test, or undefined. */
+function recordGuardName(node: ts.Node, source: ts.SourceFile): string | undefined {
+  let name: ts.Identifier | undefined
+  let fn: ts.SignatureDeclaration & { body?: ts.ConciseBody | undefined }
+  if (ts.isFunctionDeclaration(node) && node.name !== undefined) {
+    name = node.name
+    fn = node
+  } else if (
+    ts.isVariableDeclaration(node) &&
+    ts.isIdentifier(node.name) &&
+    node.initializer !== undefined &&
+    (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+  ) {
+    name = node.name
+    fn = node.initializer
+  } else return undefined
+  const [parameter] = fn.parameters
+  if (fn.parameters.length !== 1 || parameter === undefined || !ts.isIdentifier(parameter.name))
+    return undefined
+  if (fn.type === undefined || !ts.isTypePredicateNode(fn.type) || fn.body === undefined) return undefined
+  let returned: ts.Node | undefined = fn.body
+  if (ts.isBlock(fn.body)) {
+    const [only] = fn.body.statements
+    returned =
+      fn.body.statements.length === 1 && only !== undefined && ts.isReturnStatement(only)
+        ? only.expression
+        : undefined
+  }
+  if (returned === undefined) return undefined
+  const text = returned
+    .getText(source)
+    .replace(/\s+/g, '')
+    .replace(/^\((.*)\)$/, '$1')
+  return text === recordTest(parameter.name.text) ? name.text : undefined
+}
 
 /** The src/ folders of every package but core, and of the app. */
 function sourceFolders(): string[] {
@@ -35,13 +86,20 @@ function sourceFiles(folder: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name))
 }
 
-/** Each copy of the shared vocabulary in `text`, as `what` at a 1-based line. */
-export function findCopies(fileName: string, text: string): Array<{ line: number; what: string }> {
+/** Each copy of the shared vocabulary in `text`, as `what` at a 1-based line (`guard`: a narrowing's name). */
+export function findCopies(
+  fileName: string,
+  text: string,
+): Array<{ line: number; what: string; guard?: string }> {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind)
-  const found: Array<{ line: number; what: string }> = []
-  const at = (node: ts.Node, what: string) =>
-    found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what })
+  const found: Array<{ line: number; what: string; guard?: string }> = []
+  const at = (node: ts.Node, what: string, guard?: string) =>
+    found.push({
+      line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+      what,
+      ...(guard === undefined ? {} : { guard }),
+    })
   const visit = (node: ts.Node): void => {
     if (
       ts.isPrefixUnaryExpression(node) &&
@@ -65,6 +123,7 @@ export function findCopies(fileName: string, text: string): Array<{ line: number
         at(node, "a method table like Mcp-Name's: use mcpNameField")
       }
     }
+    const guard = recordGuardName(node, source)
     if (
       (ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node)) &&
       node.name !== undefined &&
@@ -73,6 +132,8 @@ export function findCopies(fileName: string, text: string): Array<{ line: number
       /\bvalue is Record<string, unknown>/.test(node.getText(source))
     ) {
       at(node, `${node.name.text}, a copy of isRecord: use @mcp-kit/core's`)
+    } else if (guard !== undefined) {
+      at(node, `${guard}, a copy of isRecord narrowing to another type: use @mcp-kit/core's`, guard)
     }
     ts.forEachChild(node, visit)
   }
@@ -92,23 +153,39 @@ test('the checks find what they look for (a copy of each kind)', () => {
     '}',
     'const isRecord = (value: unknown): value is Record<string, unknown> => value !== null',
     "const brand = Symbol.for('mcp-kit.error')",
+    'function isSchema(node: unknown): node is Schema {',
+    "  return typeof node === 'object' && node !== null && !Array.isArray(node)",
+    '}',
+    "const isJson = (v: unknown): v is Json => (typeof v === 'object' && v !== null && !Array.isArray(v))",
+    "const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null",
+    "const record = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)",
   ].join('\n')
-  expect(findCopies('copy.ts', copy).map((entry) => entry.line)).toEqual([1, 1, 2, 3, 6, 9, 10])
+  const found = findCopies('copy.ts', copy)
+  expect(found.map((entry) => entry.line)).toEqual([1, 1, 2, 3, 6, 9, 10, 11, 14])
+  expect(found.flatMap((entry) => (entry.guard === undefined ? [] : [entry.guard]))).toEqual([
+    'isSchema',
+    'isJson',
+  ])
 })
 
 test('no package but @mcp-kit/core keeps a copy of the shared vocabulary', () => {
   const folders = sourceFolders()
   expect(folders.length).toBeGreaterThan(8)
   const offences: string[] = []
+  const unseen = new Set(localNarrowings)
   let files = 0
   for (const folder of folders) {
     for (const file of sourceFiles(folder)) {
       files++
-      for (const { line, what } of findCopies(file, readFileSync(file, 'utf8'))) {
-        offences.push(`${relative(root, file)}:${line}: ${what}`)
+      const path = relative(root, file).split(sep).join('/')
+      for (const { line, what, guard } of findCopies(file, readFileSync(file, 'utf8'))) {
+        if (guard !== undefined && unseen.delete(`${path}#${guard}`)) continue
+        offences.push(`${path}:${line}: ${what}`)
       }
     }
   }
   expect(files).toBeGreaterThan(100)
   expect(offences.join('\n')).toBe('')
+  // An entry that is gone leaves the list.
+  expect([...unseen]).toEqual([])
 })

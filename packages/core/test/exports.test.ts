@@ -5,7 +5,10 @@ it('exports exactly the intended public API', async () => {
   const entry = await import('../src/index.js')
   expect(Object.keys(entry).sort()).toEqual([
     'KitError',
+    'decodeHeaderValue',
     'defaultLegacyVersion',
+    'encodeHeaderValue',
+    'findParamHeaders',
     'isKitError',
     'isLegacyVersion',
     'isModernVersion',
@@ -16,6 +19,8 @@ it('exports exactly the intended public API', async () => {
     'mcpNameField',
     'mcpNameFields',
     'modernProtocolVersions',
+    'paramHeaderMismatch',
+    'paramHeadersFor',
     'protocolVersions',
     'redactArguments',
     'resumableStreamsSince',

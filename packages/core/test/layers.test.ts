@@ -2,7 +2,7 @@
 // between them and no import of anything outside src/ (core depends on nothing).
 
 import { fileURLToPath } from 'node:url'
-import { checkLayers } from '@mcp-kit/vitest-config/layers'
+import { checkLayers, unmirroredTests } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
@@ -18,4 +18,8 @@ test('src/ is one flat layer: no folder, no file imports an entry', () => {
 
 test('no import cycle between files (type-only imports included)', () => {
   expect(report.fileCycles).toEqual([])
+})
+
+test('test/ is flat like src/: no folder but test/helpers/ for what tests share', () => {
+  expect(unmirroredTests(src, fileURLToPath(new URL('.', import.meta.url)))).toEqual([])
 })

@@ -26,7 +26,7 @@ import {
   startHttpUpstream,
   stormUpstream,
   temporaryDir,
-} from './helpers.js'
+} from './helpers/gateways.js'
 
 type AnyClient = {
   listTools(): Promise<{ tools: Array<{ name: string }> }>

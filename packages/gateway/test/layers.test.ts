@@ -5,7 +5,7 @@
 // act (add it to the table), as exports.test.ts does for the public API.
 
 import { fileURLToPath } from 'node:url'
-import { checkLayers, type LayerRules } from '@mcp-kit/vitest-config/layers'
+import { checkLayers, type LayerRules, unmirroredTests } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
@@ -61,4 +61,8 @@ test('the reading catches an upward import, an entry imported and a cycle', () =
     'policy/a.ts → catalog/c.ts → policy/a.ts',
     'gateway.ts → policy/a.ts → catalog/c.ts → gateway.ts',
   ])
+})
+
+test('test/ mirrors src/: its folders are folders of src/, what tests share is in test/helpers/', () => {
+  expect(unmirroredTests(src, fileURLToPath(new URL('.', import.meta.url)))).toEqual([])
 })

@@ -12,7 +12,7 @@ import {
   type OpenApiTool,
   openApiTools,
 } from '../src/index.js'
-import { example, type Recorder, startRecorder } from './helpers.js'
+import { example, type Recorder, startRecorder } from './helpers/recorder.js'
 
 /** One line per tool: name, method and path, what it promises, its arguments (required with *), its output. */
 function summary(tools: readonly OpenApiTool[]): string[] {

@@ -3,7 +3,7 @@
 // folders is a conscious act (add it to the table), as exports.test.ts does for the API.
 
 import { fileURLToPath } from 'node:url'
-import { checkLayers } from '@mcp-kit/vitest-config/layers'
+import { checkLayers, unmirroredTests } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
@@ -30,4 +30,8 @@ test('each folder imports only the folders below it; the shared files at the top
 test('no import cycle between folders, nor between files (type-only imports included)', () => {
   expect(report.folderCycles).toEqual([])
   expect(report.fileCycles).toEqual([])
+})
+
+test('test/ mirrors src/: its folders are folders of src/, what tests share is in test/helpers/', () => {
+  expect(unmirroredTests(src, fileURLToPath(new URL('.', import.meta.url)))).toEqual([])
 })

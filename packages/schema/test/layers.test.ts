@@ -3,7 +3,7 @@
 // act: give it a place in the table, as the other packages' layers tests do.
 
 import { fileURLToPath } from 'node:url'
-import { checkLayers } from '@mcp-kit/vitest-config/layers'
+import { checkLayers, unmirroredTests } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
@@ -19,4 +19,8 @@ test('src/ is one flat layer: no folder, no file imports an entry', () => {
 
 test('no import cycle between files (type-only imports included)', () => {
   expect(report.fileCycles).toEqual([])
+})
+
+test('test/ is flat like src/: no folder but test/helpers/ for what tests share', () => {
+  expect(unmirroredTests(src, fileURLToPath(new URL('.', import.meta.url)))).toEqual([])
 })

@@ -4,7 +4,7 @@
 // last test holds to it), as exports.test.ts does for the public API.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { cyclesOf, folderOf, importsOf, sourceFiles } from '@mcp-kit/vitest-config/layers'
+import { cyclesOf, folderOf, importsOf, sourceFiles, unmirroredTests } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { describe, expect, test } from 'vitest'
 
@@ -154,4 +154,8 @@ test('docs/architecture.md "Layers" (the server) draws this table: every folder 
   const sorted = (table: Record<string, string[]>) =>
     Object.fromEntries(Object.entries(table).map(([folder, allowed]) => [folder, [...allowed].sort()]))
   expect(sorted(drawn)).toEqual(sorted(mayImport))
+})
+
+test('test/ mirrors src/: its folders are folders of src/, what tests share is in test/helpers/', () => {
+  expect(unmirroredTests(src, fileURLToPath(new URL('.', import.meta.url)))).toEqual([])
 })

@@ -1,8 +1,7 @@
 // The headers of each Streamable HTTP request, per era: the caller's first, the transport's own winning
 // (they follow its state or the body), names lower-cased so that no header goes out twice.
 
-import { type Era, isRecord, mcpNameField } from '@mcp-kit/core'
-import { encodeHeaderValue } from '@mcp-kit/schema/internal'
+import { type Era, encodeHeaderValue, isRecord, mcpNameField } from '@mcp-kit/core'
 
 export type RequestKind = 'post' | 'stream' | 'delete'
 

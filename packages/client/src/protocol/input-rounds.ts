@@ -1,7 +1,7 @@
 // Multi round-trip requests (2026-07-28): an `input_required` answer is answered through the InputHandler
 // and the call retried with `inputResponses`; also the `Mcp-Param-*` headers a tools/call mirrors.
 
-import { isRecord } from '@mcp-kit/core'
+import { findParamHeaders, isRecord, type ParamHeadersResult, paramHeadersFor } from '@mcp-kit/core'
 import type { Tool } from '@modelcontextprotocol/client'
 import { ClientError } from '../errors.js'
 import { answerInput, type InputHandler } from './input.js'
@@ -63,9 +63,8 @@ export interface ParamHeaderIndex {
   invalid: Map<string, string>
 }
 
-export async function indexParamHeaders(tools: readonly Tool[]): Promise<ParamHeaderIndex> {
-  const { findParamHeaders, paramHeadersFor } = await import('@mcp-kit/schema/internal')
-  const found = new Map<string, ReturnType<typeof findParamHeaders>>()
+export function indexParamHeaders(tools: readonly Tool[]): ParamHeaderIndex {
+  const found = new Map<string, ParamHeadersResult>()
   const invalid = new Map<string, string>()
   for (const tool of tools) {
     const result = findParamHeaders(tool.inputSchema)

@@ -67,7 +67,7 @@ export function cachedTools(channel: SessionChannel, shared: SharedState): Promi
   const options = channel.options
   if (options.toolFilter !== null && options.toolFilter.length === 0) return Promise.resolve([])
   if (!shared.tools) {
-    const pending = listAll<Tool>(channel, shared.hints, 'tools/list', 'tools').then(async (listed) => {
+    const pending = listAll<Tool>(channel, shared.hints, 'tools/list', 'tools').then((listed) => {
       for (const tool of listed) {
         if (typeof tool?.name !== 'string')
           throw new ClientError('protocol_error', 'tools/list: a tool has no name')
@@ -75,7 +75,7 @@ export function cachedTools(channel: SessionChannel, shared: SharedState): Promi
       let tools = listed
       if (channel.mirrorsHeaders) {
         // Spec: a tool with invalid x-mcp-header annotations is left out, with a warning.
-        const index = await indexParamHeaders(listed)
+        const index = indexParamHeaders(listed)
         for (const [name, problem] of index.invalid) {
           options.onDiagnostic?.(`tools/list: leaving out tool '${name}': ${problem}`)
         }

@@ -10,6 +10,7 @@
 // (`mcp-kit serve` with @mcp-kit/openapi).
 
 import { dirname, isAbsolute, resolve } from 'node:path'
+import { isRecord } from '@mcp-kit/core'
 
 export interface ConfigApi {
   /** The entry's name: the namespace of its tools (`name__operationId`). */
@@ -48,9 +49,8 @@ function stringMap(
   fail: (message: string) => never,
 ): Record<string, string> | undefined {
   if (value === undefined) return undefined
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    if (Object.values(value).every((item) => typeof item === 'string')) return value as Record<string, string>
-  }
+  if (isRecord(value) && Object.values(value).every((item) => typeof item === 'string'))
+    return value as Record<string, string>
   fail(`${where} must be an object of strings`)
 }
 

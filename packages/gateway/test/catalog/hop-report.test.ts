@@ -6,7 +6,7 @@
 import { connect } from '@mcp-kit/client'
 import { describe, expect, test } from 'vitest'
 import { hopCapability, hopMetaKey } from '../../src/catalog/hop-report.js'
-import { everything, fixtureUpstream, nodeServer, startGateway } from '../helpers.js'
+import { everything, fixtureUpstream, nodeServer, startGateway } from '../helpers/gateways.js'
 
 describe('upstream hop reports', () => {
   for (const protocol of ['auto', '2025-11-25'] as const) {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { ConfigError, readGatewayConfig } from '../../src/index.js'
-import { temporaryDir } from '../helpers.js'
+import { temporaryDir } from '../helpers/gateways.js'
 
 function configFile(content: unknown, name = 'config.json'): string {
   const file = join(temporaryDir(), name)

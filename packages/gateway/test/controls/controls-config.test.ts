@@ -8,7 +8,7 @@ import { redact } from '../../src/audit/redact.js'
 import { ConfigError, readControlsFile, readGatewayConfig } from '../../src/index.js'
 import { createLimiter, memoryBuckets } from '../../src/limits/limiter.js'
 import { compilePolicy } from '../../src/policy/policy.js'
-import { temporaryDir } from '../helpers.js'
+import { temporaryDir } from '../helpers/gateways.js'
 
 test('the 11th call in a window of 10 per second is refused; a second later there is room again', async () => {
   let now = 1_000_000

@@ -10,7 +10,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, expect, test } from 'vitest'
 import { createGateway, type GatewayOptions, rateLimitedCode, tokenVerifier } from '../../src/index.js'
-import { eventually, temporaryDir } from '../helpers.js'
+import { eventually, temporaryDir } from '../helpers/gateways.js'
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -3,6 +3,8 @@
 // expires. The token URL must be https (or http on a loopback address): the client secret goes
 // there.
 
+import { isRecord } from '@mcp-kit/core'
+
 export interface ClientCredentials {
   clientId: string
   clientSecret: string
@@ -30,9 +32,7 @@ async function boundedJson(response: Response): Promise<Record<string, unknown>>
   }
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {}
+    return isRecord(value) ? value : {}
   } catch {
     return {}
   }

@@ -5,6 +5,7 @@
 // A file argument is base64, or `@name` of a file in the directory the server was given for
 // uploads (files.ts); nothing else on the machine can be sent.
 
+import { isRecord } from '@mcp-kit/core'
 import type { FormData } from 'undici'
 import type { OpenApiDocument } from '../document/load.js'
 import type { JsonSchema } from '../schema/json-schema.js'
@@ -30,10 +31,6 @@ export interface BodyPlan {
 }
 
 type Json = Record<string, unknown>
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isFileSchema(schema: unknown): boolean {
   if (!isRecord(schema)) return false

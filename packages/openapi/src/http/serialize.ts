@@ -5,6 +5,8 @@
 // query; what could still change the path (a dot segment, a slash a server may decode) is
 // refused in path.ts. `deepObject` nests as Stripe and `qs` do: `a[b][c]=v`, `a[0]=v`.
 
+import { isRecord } from '@mcp-kit/core'
+
 type Value = unknown
 
 // Reserved characters `allowReserved` lets through; never `#`, which would end the URL's query.
@@ -46,10 +48,6 @@ function entries(value: Value): Array<[string, Value]> {
   return Object.entries(value as Record<string, Value>).filter(([, item]) => item !== undefined)
 }
 
-function isObject(value: Value): value is Record<string, Value> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** A path parameter's value, encoded, to put in place of `{name}`. */
 export function pathValue(name: string, value: Value, style: string, explode: boolean): string {
   const one = (item: Value) => encode(scalar(item))
@@ -61,7 +59,7 @@ export function pathValue(name: string, value: Value, style: string, explode: bo
       if (!explode) return `${style === 'matrix' ? `;${encode(name)}=` : '.'}${value.map(one).join(',')}`
       return value.map((item) => `${prefix}${style === 'matrix' ? named(name, item) : one(item)}`).join('')
     }
-    if (isObject(value)) {
+    if (isRecord(value)) {
       if (explode)
         return entries(value)
           .map(([key, item]) => `${prefix}${encode(key)}=${one(item)}`)
@@ -78,7 +76,7 @@ export function pathValue(name: string, value: Value, style: string, explode: bo
 
 function simple(value: Value, explode: boolean, one: (item: Value) => string): string {
   if (Array.isArray(value)) return value.map(one).join(',')
-  if (isObject(value)) {
+  if (isRecord(value)) {
     return entries(value)
       .map(([key, item]) => (explode ? `${encode(key)}=${one(item)}` : `${encode(key)},${one(item)}`))
       .join(',')
@@ -104,7 +102,7 @@ export function queryPairs(
     if (explode) return value.map((item) => `${key}=${one(item)}`).join('&')
     return `${key}=${value.map(one).join(',')}`
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     const delimiter = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : undefined
     if (delimiter !== undefined && !explode) {
       return `${key}=${entries(value)
@@ -128,7 +126,7 @@ function deepPairs(key: string, value: Value, allowReserved: boolean): string {
   const pairs: string[] = []
   const walk = (prefix: string, item: Value, depth: number) => {
     if (item === undefined) return
-    if (depth < 32 && (isObject(item) || Array.isArray(item))) {
+    if (depth < 32 && (isRecord(item) || Array.isArray(item))) {
       const children = Array.isArray(item)
         ? item.map((child, index): [string, Value] => [String(index), child])
         : entries(item)
@@ -156,7 +154,7 @@ export function cookiePairs(name: string, value: Value, explode: boolean): strin
       ? value.map((item) => `${encode(name)}=${one(item)}`).join('; ')
       : `${encode(name)}=${value.map(one).join(',')}`
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     if (explode)
       return entries(value)
         .map(([key, item]) => `${encode(key)}=${one(item)}`)

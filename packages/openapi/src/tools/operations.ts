@@ -2,6 +2,7 @@
 // merged in, the operation's own winning), the request body's media type and schema, the
 // responses and the security requirements that apply to it.
 
+import { isRecord } from '@mcp-kit/core'
 import { sealJson } from '@mcp-kit/server/internal'
 import type { OpenApiDocument } from '../document/load.js'
 import { cleanText } from '../schema/clean-text.js'
@@ -47,10 +48,6 @@ export interface Operation {
 }
 
 type Json = Record<string, unknown>
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? cleanText(value.trim()) : undefined

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ProfileError, parseCommandReference, resolveReference } from '../../src/index.js'
-import { codeOf } from '../code-of.js'
+import { codeOf } from '../helpers/code-of.js'
 
 describe('a command line after -- is a stdio server run without a shell', () => {
   it('the words are the program and its arguments, as they are', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseReference } from '../../src/index.js'
-import { codeOf } from '../code-of.js'
+import { codeOf } from '../helpers/code-of.js'
 
 describe('launchers map exactly as in the JN design', () => {
   it('uvx: package/command with command= sub-command', () => {

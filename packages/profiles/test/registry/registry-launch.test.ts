@@ -7,7 +7,7 @@ import {
   registryLaunch,
   resolveReference,
 } from '../../src/index.js'
-import { codeOf } from '../code-of.js'
+import { codeOf } from '../helpers/code-of.js'
 
 const weather: RegistryServer = {
   name: 'io.github.acme/weather',

@@ -3,8 +3,7 @@
 // a resource URI, or (the tasks extension, SEP-2663) a task id — so that intermediaries can route
 // on them. A missing or disagreeing header is -32020 HeaderMismatch with HTTP 400.
 
-import { mcpNameField, rpcCodes } from '@mcp-kit/core'
-import { decodeHeaderValue } from '@mcp-kit/schema/internal'
+import { decodeHeaderValue, mcpNameField, rpcCodes } from '@mcp-kit/core'
 import { printable, RpcFailure, type RpcRequest } from './rpc.js'
 
 export const headerMismatch = (message: string) =>

@@ -5,8 +5,13 @@
 // get `resultType`, the server's identity in `_meta`, and cache hints on lists and reads;
 // questions a handler asks end the round with `input_required` (protocol/input-required.ts).
 
-import { isModernVersion, isRecord, modernProtocolVersions } from '@mcp-kit/core'
-import { findParamHeaders, paramHeaderMismatch } from '@mcp-kit/schema/internal'
+import {
+  findParamHeaders,
+  isModernVersion,
+  isRecord,
+  modernProtocolVersions,
+  paramHeaderMismatch,
+} from '@mcp-kit/core'
 import { principalOf } from '../auth/principal.js'
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '../context.js'
 import { rpcCodes } from '../errors.js'
