@@ -5,10 +5,10 @@
 // The era cache's file, with the environment given (the CLI's own, in its tests)
 export { defaultEraCachePath } from './connect/era-cache.js'
 // What a generated module's schema policy makes of a drift (`mcp-kit profile validate FILE.ts`)
-export type { DriftVerdict } from './generated/drift-policy.js'
-export { driftVerdict, schemaPolicies } from './generated/drift-policy.js'
+export type { DriftVerdict } from './typed-clients/drift-policy.js'
+export { driftVerdict, schemaPolicies } from './typed-clients/drift-policy.js'
 // A generated module's launch settings with their ${NAME}s expanded (`mcp-kit profile validate FILE.ts`)
-export { expandServer } from './generated/variables.js'
+export { expandServer } from './typed-clients/variables.js'
 // How traces name a server (the CLI's message entries name it the same way)
 export { traceServerName } from './session/trace.js'
 // A stdio server's environment, as connect() builds it (the CLI keys warm sessions by it)

@@ -31,7 +31,7 @@ const rules: LayerRules = {
     auth: ['http'],
     session: ['protocol'],
     connect: ['protocol', 'http', 'stdio', 'auth', 'session'],
-    generated: ['protocol', 'session', 'connect'],
+    'typed-clients': ['protocol', 'session', 'connect'],
   },
   // A session reports its stdio server's process.
   typeLayers: { session: ['stdio'] },

@@ -6,9 +6,9 @@ import { hashContract, hashTools, toolContract } from '@mcp-kit/schema'
 import type { Tool } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
 import { ClientError } from '../../src/errors.js'
-import { describeDrift, driftVerdict, type SchemaPolicy } from '../../src/generated/drift-policy.js'
-import { compareGenerated, schemaFingerprint } from '../../src/generated/schema-drift.js'
-import { expandServer } from '../../src/generated/variables.js'
+import { describeDrift, driftVerdict, type SchemaPolicy } from '../../src/typed-clients/drift-policy.js'
+import { compareGenerated, schemaFingerprint } from '../../src/typed-clients/schema-drift.js'
+import { expandServer } from '../../src/typed-clients/variables.js'
 
 const tool = (
   name: string,
