@@ -15,15 +15,10 @@ const versions = new Set(protocolVersions)
 
 /**
  * Copies of isRecord that narrow to a type of their file's own (`type Schema = Record<string,
- * unknown>`), as `file#name`: the CLI's, left to a change of the CLI. Each entry must still be
- * found, so the list only shrinks.
+ * unknown>`), as `file#name`. None is left; each entry must still be found, so the list only
+ * shrinks (a new copy imports isRecord from @mcp-kit/core instead).
  */
-const localNarrowings = [
-  'apps/mcp-kit/src/commands/generate/clean-schema.ts#isRecord',
-  'apps/mcp-kit/src/commands/inspect/tool-view.ts#isSchema',
-  'apps/mcp-kit/src/session/argument-names.ts#isObject',
-  'apps/mcp-kit/src/session/schema-choices.ts#isObject',
-]
+const localNarrowings: string[] = []
 
 /** The test of isRecord's body on the parameter `name`, spaces removed. */
 const recordTest = (name: string) => `typeof${name}==='object'&&${name}!==null&&!Array.isArray(${name})`

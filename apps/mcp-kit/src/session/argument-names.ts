@@ -4,6 +4,7 @@
 // profile saved) and `mcp-kit shell` (the live server's schemas). Server-provided names only
 // become candidates when they are one safe word.
 
+import { isRecord } from '@mcp-kit/core'
 import { clip, sanitizeLine } from '../output/sanitize.js'
 import { itemChoicesOf } from './schema-choices.js'
 
@@ -13,10 +14,6 @@ export interface Candidate {
 }
 
 type Schema = Record<string, unknown>
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A word a shell can take as it is: no blanks, no control or bidi characters. */
 export function isSafeWord(word: string): boolean {
@@ -43,15 +40,15 @@ export function argumentCandidates(
   partial: string,
   given: ReadonlySet<string>,
 ): Candidate[] {
-  const properties = isObject(inputSchema) && isObject(inputSchema.properties) ? inputSchema.properties : {}
+  const properties = isRecord(inputSchema) && isRecord(inputSchema.properties) ? inputSchema.properties : {}
   const required = new Set(
-    isObject(inputSchema) && Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]) : [],
+    isRecord(inputSchema) && Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]) : [],
   )
   const equals = partial.indexOf('=')
   if (equals !== -1) {
     const name = partial.slice(0, equals)
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined
-    if (!isObject(property)) return []
+    if (!isRecord(property)) return []
     return itemChoicesOf(property)
       .map((choice) => ({
         word: `${name}=${String(choice.value)}`,
@@ -62,7 +59,7 @@ export function argumentCandidates(
   const candidates: Candidate[] = []
   for (const [name, property] of Object.entries(properties)) {
     if (given.has(name) || !isSafeWord(name) || name.includes('=')) continue
-    const schema = isObject(property) ? property : {}
+    const schema = isRecord(property) ? property : {}
     const about = `${typeName(schema)}${required.has(name) ? ', required' : ''}`
     const text = shortDescription(schema.description, 60)
     candidates.push({ word: `${name}=`, description: text ? `${about} — ${text}` : about })

@@ -2,6 +2,7 @@
 // (and the older `enumNames`), `const`, titled enums (`oneOf`/`anyOf` of `{const, title}`) and
 // booleans. Forms show them, completion offers them, and a title typed for a value is that value.
 
+import { isRecord } from '@mcp-kit/core'
 import { clip, sanitizeLine } from '../output/sanitize.js'
 
 export interface Choice {
@@ -10,10 +11,6 @@ export interface Choice {
 }
 
 type Schema = Record<string, unknown>
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isScalar(value: unknown): value is Choice['value'] {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
@@ -25,7 +22,7 @@ function types(property: Schema): unknown[] {
 
 /** The choices of a property, in schema order; [] when any value of its type goes. */
 export function choicesOf(property: unknown): Choice[] {
-  if (!isObject(property)) return []
+  if (!isRecord(property)) return []
   if (Array.isArray(property.enum)) {
     const titles = Array.isArray(property.enumNames) ? property.enumNames : []
     return property.enum.flatMap((value, index) => {
@@ -39,7 +36,7 @@ export function choicesOf(property: unknown): Choice[] {
   if (
     Array.isArray(union) &&
     union.length > 0 &&
-    union.every((branch) => isObject(branch) && isScalar(branch.const))
+    union.every((branch) => isRecord(branch) && isScalar(branch.const))
   ) {
     return (union as Schema[]).map((branch) => {
       const title = branch.title
@@ -55,7 +52,7 @@ export function choicesOf(property: unknown): Choice[] {
 /** The choices of a property, or of its items for a list of them (a multi-select form field). */
 export function itemChoicesOf(property: unknown): Choice[] {
   const own = choicesOf(property)
-  if (own.length > 0 || !isObject(property) || !types(property).includes('array')) return own
+  if (own.length > 0 || !isRecord(property) || !types(property).includes('array')) return own
   return choicesOf(property.items)
 }
 

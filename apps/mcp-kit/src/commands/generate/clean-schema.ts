@@ -11,6 +11,7 @@
 // are not identifiers: the library reads every object as if it were a schema, so a property named
 // `$ref`, `hasOwnProperty` or `constructor` would change what it does.
 
+import { isRecord } from '@mcp-kit/core'
 import { sanitizeText } from '../../output/sanitize.js'
 import type { PropertyNames } from './property-names.js'
 
@@ -49,10 +50,6 @@ const jsonTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', '
 const maximumNote = 200
 
 type Schema = Record<string, unknown>
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export function setOwn(record: Schema, key: string, value: unknown): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })

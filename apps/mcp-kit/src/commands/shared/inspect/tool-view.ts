@@ -4,6 +4,7 @@
 // that calls it. Nothing is cut short. Every string the server chose passes the sanitizer.
 
 import type { Tool } from '@mcp-kit/client'
+import { isRecord } from '@mcp-kit/core'
 import type { Operation, ResolvedReference } from '@mcp-kit/profiles'
 import { sanitizeLine, sanitizeText } from '../../../output/sanitize.js'
 import type { Style } from '../../../output/style.js'
@@ -47,10 +48,6 @@ const constraintKeywords = [
 
 const maxDepth = 8
 
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function json(value: unknown): string {
   return sanitizeLine(JSON.stringify(value) ?? String(value))
 }
@@ -69,11 +66,11 @@ function typeOf(schema: Schema): string {
 
 /** One block per parameter, nested object properties as `parent.child`, array items as `list[].child`. */
 function parameterLines(schema: Schema, prefix: string, depth: number, style: Style): string[] {
-  const properties = isSchema(schema.properties) ? schema.properties : {}
+  const properties = isRecord(schema.properties) ? schema.properties : {}
   const required = new Set(Array.isArray(schema.required) ? schema.required : [])
   const lines: string[] = []
   for (const [name, value] of Object.entries(properties)) {
-    const property = isSchema(value) ? value : {}
+    const property = isRecord(value) ? value : {}
     const path = `${prefix}${name}`
     const head = [style.bold(sanitizeLine(path)), sanitizeLine(typeOf(property))]
     head.push(required.has(name) ? 'required' : 'optional')
@@ -87,9 +84,9 @@ function parameterLines(schema: Schema, prefix: string, depth: number, style: St
       if (keyword in property) lines.push(`      ${keyword}: ${json(property[keyword])}`)
     }
     if (depth < maxDepth) {
-      if (isSchema(property.properties)) lines.push(...parameterLines(property, `${path}.`, depth + 1, style))
+      if (isRecord(property.properties)) lines.push(...parameterLines(property, `${path}.`, depth + 1, style))
       const items = property.items
-      if (isSchema(items) && isSchema(items.properties))
+      if (isRecord(items) && isRecord(items.properties))
         lines.push(...parameterLines(items, `${path}[].`, depth + 1, style))
     }
   }
@@ -103,7 +100,7 @@ function sampleValue(schema: Schema, depth = 0): unknown {
   if ('const' in schema) return schema.const
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0]
   const union = (schema.anyOf ?? schema.oneOf) as unknown
-  if (Array.isArray(union) && isSchema(union[0])) return sampleValue(union[0], depth)
+  if (Array.isArray(union) && isRecord(union[0])) return sampleValue(union[0], depth)
   const type = Array.isArray(schema.type) ? schema.type.find((name) => name !== 'null') : schema.type
   switch (type) {
     case 'integer':
@@ -117,7 +114,7 @@ function sampleValue(schema: Schema, depth = 0): unknown {
       return true
     case 'array': {
       const count = typeof schema.minItems === 'number' ? schema.minItems : 0
-      const item = isSchema(schema.items) && depth < maxDepth ? sampleValue(schema.items, depth + 1) : 'text'
+      const item = isRecord(schema.items) && depth < maxDepth ? sampleValue(schema.items, depth + 1) : 'text'
       return Array.from({ length: count }, () => item)
     }
     case 'object':
@@ -143,17 +140,17 @@ function sampleValue(schema: Schema, depth = 0): unknown {
 function sampleObject(schema: Schema, depth: number): Record<string, unknown> {
   const result: Record<string, unknown> = {}
   if (depth > maxDepth) return result
-  const properties = isSchema(schema.properties) ? schema.properties : {}
+  const properties = isRecord(schema.properties) ? schema.properties : {}
   for (const name of Array.isArray(schema.required) ? schema.required : []) {
     const property = properties[name]
-    result[name] = sampleValue(isSchema(property) ? property : {}, depth)
+    result[name] = sampleValue(isRecord(property) ? property : {}, depth)
   }
   return result
 }
 
 /** The argument words of the example: key=value for the required parameters (or --args JSON). */
 function argumentWords(tool: Tool, operation: Extract<Operation, { kind: 'callTool' }>): string[] {
-  const schema = isSchema(tool.inputSchema) ? tool.inputSchema : {}
+  const schema = isRecord(tool.inputSchema) ? tool.inputSchema : {}
   const given = operation.args
   const values: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(sampleObject(schema, 0))) {
@@ -211,8 +208,8 @@ export function renderTool(document: ToolDocument, style: Style): string {
   )
   if (tool.description) lines.push('', ...indent(sanitizeText(tool.description), ''))
 
-  const input: Schema = isSchema(tool.inputSchema) ? tool.inputSchema : {}
-  const count = isSchema(input.properties) ? Object.keys(input.properties).length : 0
+  const input: Schema = isRecord(tool.inputSchema) ? tool.inputSchema : {}
+  const count = isRecord(input.properties) ? Object.keys(input.properties).length : 0
   lines.push('', style.bold(`Parameters (${count})`))
   lines.push(...parameterLines(input, '', 0, style))
   if (input.additionalProperties !== undefined && input.additionalProperties !== false)
