@@ -5,12 +5,15 @@
 // program, completion, plain inspect) is the roof, and bin.ts hands the daemon the commands. A new
 // dependency between folders is a conscious act (add it to the table).
 
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkLayers, folderOf, importsOf, sourceFiles } from '@mcp-kit/vitest-config/layers'
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 
 const src = fileURLToPath(new URL('../src/', import.meta.url))
+const tests = fileURLToPath(new URL('./', import.meta.url))
 
 /** What each folder may import besides itself and the files at the top of src/, lowest first. */
 const layers = {
@@ -58,4 +61,33 @@ test('no command imports another: what commands share is in commands/shared/, wh
     }
   }
   expect([...found].sort()).toEqual([])
+})
+
+/** The folders under `root`, as paths relative to it ('commands/ui'), node_modules aside. */
+function foldersUnder(root: string, at = ''): string[] {
+  return readdirSync(join(root, at), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+    .flatMap((entry) => {
+      const folder = at === '' ? entry.name : `${at}/${entry.name}`
+      return [folder, ...foldersUnder(root, folder)]
+    })
+}
+
+test('test/ mirrors src/: each folder of tests is a folder of src/, or helpers/ or fixtures/', () => {
+  const sources = new Set(foldersUnder(src))
+  const others = foldersUnder(tests).filter(
+    (folder) => !sources.has(folder) && !/^(helpers|fixtures)(\/|$)/.test(folder),
+  )
+  expect(others).toEqual([])
+})
+
+test('only tests are beside tests: what is not a *.test.ts is in test/helpers/ or test/fixtures/', () => {
+  const strays = ['', ...foldersUnder(tests)]
+    .filter((folder) => !/^(helpers|fixtures)(\/|$)/.test(folder))
+    .flatMap((folder) =>
+      readdirSync(join(tests, folder), { withFileTypes: true })
+        .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts'))
+        .map((entry) => (folder === '' ? entry.name : `${folder}/${entry.name}`)),
+    )
+  expect(strays).toEqual([])
 })

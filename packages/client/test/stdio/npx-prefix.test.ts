@@ -1,6 +1,6 @@
 // npx started outside any project: connect() gives it `--prefix` (an empty directory of this
 // package) unless npx's own options already say which project, and the server keeps its cwd.
-// The real npx inside a pnpm-style project: apps/mcp-kit/test/npx-project.test.ts.
+// The real npx inside a pnpm-style project: apps/mcp-kit/test/session/npx-project.test.ts.
 
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,6 +1,6 @@
 // The runtime of generated typed clients, without a server: the fingerprint a module keeps, how
 // live tools are compared with it, the drift message, and a profile's variables expanded on
-// connect. (apps/mcp-kit/test/generate.test.ts runs generated modules against real servers.)
+// connect. (apps/mcp-kit/test/commands/generate/generate.test.ts runs generated modules against real servers.)
 
 import { hashContract, hashTools, toolContract } from '@mcp-kit/schema'
 import type { Tool } from '@modelcontextprotocol/client'

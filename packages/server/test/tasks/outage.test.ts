@@ -3,7 +3,7 @@
 // client's command timeout), emptied (a restart without persistence), and back (the reconnect
 // signal). The end of a task is not lost to an outage, a store that lost running tasks gets
 // them written back, and leases are not judged before their owners could renew them. The same
-// on a real Redis, under load: apps/mcp-kit/test/scale-out-restart.test.ts.
+// on a real Redis, under load: apps/mcp-kit/test/commands/serve/scale-out-restart.test.ts.
 
 import { expect, test } from 'vitest'
 import { TaskManager } from '../../src/tasks/manager.js'
