@@ -75,6 +75,12 @@ describe.skipIf(process.platform !== 'linux')("a profile's keepAlive", () => {
     // The server outlives the command: it is the warm one.
     expect(pids.running()).toEqual(pids.pids())
     expect(pids.pids()).toHaveLength(1)
+    // The profile named later in the line, the daemon running: the same warm server.
+    const later = await runCli(['cat', '--tool', 'echo', 'message=later', '@kept'], { env })
+    expect(later.code, later.stderr).toBe(0)
+    expect(records(later.stdout)).toEqual([{ type: 'text', text: 'later' }])
+    expect((await list()).sessions.map((session) => session.calls)).toEqual([2])
+    expect(pids.pids()).toHaveLength(1)
   })
 
   it('a keepAlive that is no duration is an invalid profile, with or without a daemon running', async () => {

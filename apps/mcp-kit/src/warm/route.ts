@@ -12,9 +12,16 @@
 import type { Io } from '../base/io.js'
 import { keepAliveFlag, keepAliveFlagIn, keepAliveOf, warmCommands } from '../session/warm-choice.js'
 
-/** The reference a command on a server names: its first word after the command (`task get`'s third). */
-function referenceOf(argv: readonly string[]): string | undefined {
-  return argv[0] === 'task' ? argv[2] : argv[1]
+/**
+ * The profile a command line names: its first word that starts with `@` before any `--` (the
+ * reference is usually the first word after the command, but `cat --tool x @p` names it later).
+ */
+function profileReferenceOf(argv: readonly string[]): string | undefined {
+  for (const word of argv.slice(1)) {
+    if (word === '--') return undefined
+    if (word.startsWith('@')) return word
+  }
+  return undefined
 }
 
 /** True for a command that may run warm, without --help. */
@@ -35,8 +42,8 @@ export async function route(argv: readonly string[], io: Io): Promise<number | '
       const { runWarm } = await import('./warm-client.js')
       return await runWarm(argv, io)
     }
-    const reference = referenceOf(argv)
-    if (reference === undefined || !reference.startsWith('@')) return 'here'
+    const reference = profileReferenceOf(argv)
+    if (reference === undefined) return 'here'
     const { offerWarm, runWarm } = await import('./warm-client.js')
     const offered = await offerWarm(argv, io, reference)
     if (offered === 'not-warm') return 'here'
