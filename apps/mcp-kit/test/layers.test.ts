@@ -1,9 +1,13 @@
 // Pins the layers of src/ (docs/architecture.md "Layers", the CLI): base/ is the ground every
 // folder stands on (io, errors, exit codes, durations, prompts, flag words); output/ how things
-// are shown; record/, sampling/ and registry/ beside each other; session/ connects from flags and
-// assembles a call; warm/ keeps sessions in a daemon; commands/ are the commands; cli/ (the yargs
-// program, completion, plain inspect) is the roof, and bin.ts hands the daemon the commands. A new
-// dependency between folders is a conscious act (add it to the table).
+// are shown; record/, sampling/ and registry/ beside each other; session/ connects from flags,
+// assembles a call and holds the rule for keeping a server warm; warm/ keeps sessions in a daemon
+// and decides, once per command line, whether it runs there (route.ts); commands/ are the
+// commands; program/ (the yargs program and its plain fast paths) runs a command line, in this
+// process or in the daemon; cli/ (the process entry and completion) is the roof. bin.ts hands the
+// daemon program/'s run, so neither warm/ nor program/ imports the other: warm/ runs no command of
+// its own and program/ never asks for the daemon. A new dependency between folders is a conscious
+// act (add it to the table).
 
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -26,7 +30,8 @@ const layers = {
   session: ['base', 'output', 'record', 'registry', 'sampling'],
   warm: ['base', 'output', 'session'],
   commands: ['base', 'output', 'record', 'registry', 'sampling', 'session', 'warm', 'apps'],
-  cli: ['base', 'output', 'session', 'warm', 'commands'],
+  program: ['base', 'output', 'session', 'commands'],
+  cli: ['base', 'output', 'session', 'commands', 'program'],
 }
 
 const report = checkLayers(ts, src, { layers, entries: ['bin.ts'] })
@@ -36,7 +41,7 @@ test('every folder of src/ has its place in the table', () => {
   expect(report.unplaced).toEqual([])
 })
 
-test('each folder imports only the layers below it: none back up (warm/ runs no command of its own)', () => {
+test('each folder imports only the layers below it: none back up (warm/ runs no command of its own, program/ never asks for the daemon)', () => {
   expect(report.violations).toEqual([])
 })
 

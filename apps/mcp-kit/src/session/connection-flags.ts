@@ -42,7 +42,7 @@ export const connectionFlags = {
   'keep-alive': {
     type: 'string',
     describe:
-      'Keep the server running in the background this long after the command (e.g. 60s, 10m; 0: no), for later commands with the same launch to reuse',
+      'Keep the server running in the background this long after the command (e.g. 60s, 10m; 0: no), for later commands with the same launch to reuse (cat, head, tail, put, inspect, watch, task)',
     group: 'Connection:',
   },
   'max-message-size': {

@@ -7,7 +7,6 @@ import type { ConnectOptions, Session } from '@mcp-kit/client'
 import { protocolVersions } from '@mcp-kit/core'
 import type { ResolvedReference } from '@mcp-kit/profiles'
 import { parseByteSize } from '../base/byte-size.js'
-import { parseDuration } from '../base/duration.js'
 import { CliError, isKitError } from '../base/errors.js'
 import { exitCodeFor, exitCodes } from '../base/exit-codes.js'
 import type { Io } from '../base/io.js'
@@ -20,6 +19,7 @@ import { samplingChoice } from '../sampling/sampling-choice.js'
 import type { ConnectionArguments } from './connection-flags.js'
 import { createInputHandler } from './input-handler.js'
 import { messageTraceEntry } from './message-trace.js'
+import { keepAliveFlag, keepAliveOf, warmCommands } from './warm-choice.js'
 
 /** `--header 'Name: value'` flags as headers (a malformed one: exit 2). */
 export function parseHeaders(values: readonly string[]): Record<string, string> {
@@ -171,41 +171,6 @@ export async function oauthOptions(
   }
 }
 
-/**
- * Thrown where a command outside the daemon finds it should keep its server alive (a profile's
- * `keepAlive`): the CLI hands the whole command to the warm-session daemon instead.
- */
-export class WarmHandoff extends Error {
-  override readonly name = 'WarmHandoff'
-}
-
-/** How long to keep the server after the command: `--keep-alive` (0: not at all), else the profile's `keepAlive`. */
-export function keepAliveOf(resolved: ResolvedReference, args: ConnectionArguments): number | undefined {
-  const flag = args['keep-alive']
-  if (flag !== undefined) {
-    const milliseconds = parseDuration(flag)
-    if (milliseconds === undefined)
-      throw new CliError(
-        'usage',
-        `--keep-alive ${JSON.stringify(flag)}: expected a duration like 60s, 10m or 1h`,
-      )
-    return milliseconds === 0 ? undefined : milliseconds
-  }
-  const profile = resolved.profile
-  const value = profile?.meta.keepAlive
-  if (profile === undefined || value === undefined) return undefined
-  const milliseconds =
-    typeof value === 'string' || typeof value === 'number' ? parseDuration(value) : undefined
-  if (milliseconds === undefined) {
-    throw new CliError(
-      'profile_invalid',
-      `${profile.location.metaPath}: 'keepAlive' must be a duration like "60s", "10m" or a number of seconds`,
-      { details: { file: profile.location.metaPath, field: 'keepAlive' } },
-    )
-  }
-  return milliseconds === 0 ? undefined : milliseconds
-}
-
 /** Connects to a resolved reference's server (or, with a keep-alive in the daemon, to its warm session). */
 export async function openSession(
   resolved: ResolvedReference,
@@ -213,8 +178,18 @@ export async function openSession(
   io: Io,
   extra: Partial<ConnectOptions> = {},
 ): Promise<Session> {
-  const keepAliveMs = keepAliveOf(resolved, args)
-  if (keepAliveMs !== undefined && io.warm === undefined) throw new WarmHandoff()
+  // Inside the daemon the rule says how long to keep the server. Outside it, a command connects
+  // directly: warm/route.ts sent every command that should run warm to the daemon already.
+  const keepAliveMs = io.warm === undefined ? undefined : keepAliveOf(args['keep-alive'], resolved.profile)
+  if (
+    io.warm === undefined &&
+    args['keep-alive'] !== undefined &&
+    keepAliveFlag(args['keep-alive']) !== undefined
+  ) {
+    diagnostics(io, args).warn(
+      `--keep-alive keeps the servers of ${warmCommands.join(', ')}; this command's server ends with it`,
+    )
+  }
   const { connect, fileEraCache } = await import('@mcp-kit/client')
   const { defaultEraCachePath, traceServerName } = await import('@mcp-kit/client/internal')
   const oauth =

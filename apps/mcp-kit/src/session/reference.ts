@@ -48,7 +48,7 @@ const operationFlagNames = ['tool', 'resource', 'prompt', 'list'] as const
 export interface TargetArguments extends RegistryArguments {
   /** A reference, or (with a command line) a query that starts with `?`. */
   reference?: string
-  /** Everything after `--`: a stdio server's command line (see cli/main.ts). */
+  /** Everything after `--`: a stdio server's command line (see program/run.ts). */
   serverCommand?: string[]
   tool?: string
   resource?: string

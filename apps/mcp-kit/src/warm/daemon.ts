@@ -1,5 +1,5 @@
-// The warm-session daemon (`mcp-kit __daemon`, started by the first `--keep-alive` command): one
-// per user, listening on a socket in the user's own runtime directory. Each connection is one
+// The warm-session daemon (`mcp-kit __daemon`, started by the first command route.ts sends warm):
+// one per user, listening on a socket in the user's own runtime directory. Each connection is one
 // command of a CLI process, run here in-process with that process's arguments, environment,
 // working directory and terminal flags, its stdout and stderr sent back as they are written, its
 // stdin read only when the command reads it, its questions asked on the CLI's terminal, and its
@@ -90,8 +90,9 @@ function frameWriter(socket: Socket, type: string): Writable {
 }
 
 /**
- * The CLI's commands, loaded when first needed: the daemon runs each command it is handed with
- * them. Passed in by the executable (bin.ts), which sits above both, so warm/ imports no command.
+ * The CLI's program (program/run.ts), loaded when first needed: the daemon runs each command it
+ * is handed with it. Passed in by the executable (bin.ts), which sits above both, so warm/
+ * imports no command.
  */
 export type LoadCommands = () => Promise<{ run(argv: string[], io: Io): Promise<number> }>
 
@@ -245,13 +246,17 @@ class Daemon {
     void (async () => {
       let code = 1
       try {
-        if (hello.ifKeepAlive !== undefined && !(await this.#profileKeepsAlive(hello.ifKeepAlive, io))) {
+        const decided = hello.ifKeepAlive === undefined ? 'warm' : await this.#decide(hello.ifKeepAlive, io)
+        if (decided === 'not-warm') {
           // Not a warm command after all: the CLI runs it itself.
           if (!socket.destroyed) socket.end(encodeFrame(frameTypes.notWarm))
           return
         }
-        const { run } = await this.#loadCommands()
-        code = await run(hello.argv, io)
+        if (typeof decided === 'number') code = decided
+        else {
+          const { run } = await this.#loadCommands()
+          code = await run(hello.argv, io)
+        }
       } catch (error) {
         this.log(`command failed: ${(error as Error)?.stack ?? String(error)}`)
         stderr.write(`mcp-kit: internal error in the warm-session daemon: ${(error as Error)?.message}\n`)
@@ -274,16 +279,24 @@ class Daemon {
     }
   }
 
-  /** True when `reference` names a profile with a `keepAlive` (any failure: let the CLI say what is wrong). */
-  async #profileKeepsAlive(reference: string, io: Io): Promise<boolean> {
+  /**
+   * Whether a command on `reference` runs here, by the rule of session/warm-choice.ts (the CLI
+   * asks only without --keep-alive, so the profile decides). A reference that does not resolve
+   * is 'not-warm': the CLI says what is wrong. A profile whose `keepAlive` breaks the rule is
+   * reported here, and its exit code returned.
+   */
+  async #decide(reference: string, io: Io): Promise<'warm' | 'not-warm' | number> {
+    const [{ resolveForCli }, { keepAliveOf }] = await Promise.all([
+      import('../session/reference.js'),
+      import('../session/warm-choice.js'),
+    ])
+    const resolved = await resolveForCli(reference, io).catch(() => undefined)
+    if (resolved === undefined) return 'not-warm'
     try {
-      const [{ resolveForCli }, { keepAliveOf }] = await Promise.all([
-        import('../session/reference.js'),
-        import('../session/open-session.js'),
-      ])
-      return keepAliveOf(await resolveForCli(reference, io), {} as never) !== undefined
-    } catch {
-      return false
+      return keepAliveOf(undefined, resolved.profile) === undefined ? 'not-warm' : 'warm'
+    } catch (error) {
+      const { reportError } = await import('../output/report-error.js')
+      return reportError(error, io, false)
     }
   }
 

@@ -1,4 +1,4 @@
-// The CLI side of warm sessions: a `--keep-alive` command is run by the user's daemon (started
+// The CLI side of warm sessions: a command route.ts sends warm is run by the user's daemon (started
 // here when there is none), so this process only relays — its arguments, environment, working
 // directory and terminal flags go over the socket; stdout and stderr come back; stdin goes over
 // only when the command reads it; the server's questions are asked on this terminal
@@ -30,7 +30,7 @@ export type DaemonHello =
       stdoutIsTTY: boolean
       stderrIsTTY: boolean
       columns: number | undefined
-      /** Run it only if this profile reference has a `keepAlive` (else the daemon answers `n`). */
+      /** Run it only if this profile reference keeps its server alive (else the daemon answers `n`). */
       ifKeepAlive?: string
     }
   | { kind: 'list' }
@@ -208,25 +208,26 @@ function converse(socket: Socket, hello: DaemonHello, io: Io): Promise<Outcome> 
 }
 
 /**
- * Offers a command on a profile reference to a running daemon, which runs it if the profile has a
- * `keepAlive`. 'not-warm' when it has not, or when no daemon runs (the first call of a profile
- * that keeps its server alive is handed over by the CLI, cli/main.ts).
+ * Offers a command on a profile reference to a running daemon, which runs it if the profile keeps
+ * its server alive (the rule of session/warm-choice.ts). 'not-warm' when it does not; 'no-daemon'
+ * when no daemon of this build answers (the caller applies the rule itself, warm/route.ts).
  */
-export async function tryWarmProfile(
+export async function offerWarm(
   argv: readonly string[],
   io: Io,
   reference: string,
-): Promise<number | 'not-warm'> {
+): Promise<number | 'not-warm' | 'no-daemon'> {
   let socket: Socket | undefined
   try {
     const paths = runtimePaths(io.env, { create: false })
     socket = paths === undefined ? undefined : await openDaemon(paths, io.env, false)
   } catch {
-    return 'not-warm' // the CLI reports an unusable runtime directory, should it need one
+    // An unusable runtime directory: runWarm reports it, should the command need the daemon.
+    return 'no-daemon'
   }
-  if (socket === undefined) return 'not-warm'
+  if (socket === undefined) return 'no-daemon'
   const outcome = await converse(socket, { ...runRequest(argv, io), ifKeepAlive: reference }, io)
-  return outcome === 'other-build' ? 'not-warm' : outcome
+  return outcome === 'other-build' ? 'no-daemon' : outcome
 }
 
 function runRequest(argv: readonly string[], io: Io): DaemonHello & { kind: 'run' } {

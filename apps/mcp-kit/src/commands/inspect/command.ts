@@ -4,7 +4,7 @@ import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
 import { targetUsage } from '../shared/target-usage.js'
-import type { InspectArguments } from './run-inspect.js'
+import type { InspectArguments } from '../shared/inspect/run-inspect.js'
 
 export const command = 'inspect [reference]'
 export const describe = "Show a server's tools, resources, resource templates and prompts"
@@ -39,6 +39,6 @@ export function builder(yargs: Argv) {
 }
 
 export async function handler(argv: InspectArguments & CommandContext): Promise<void> {
-  const { runInspect } = await import('./run-inspect.js')
+  const { runInspect } = await import('../shared/inspect/run-inspect.js')
   argv.result.exitCode = await runInspect(argv, argv.io)
 }

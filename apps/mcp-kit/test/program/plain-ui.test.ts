@@ -3,9 +3,9 @@
 // (The tests in test/commands/ui/ run the workspace through it end to end.)
 
 import { expect, it } from 'vitest'
-import { splitServerCommand } from '../../src/cli/main.js'
-import { plainUi } from '../../src/cli/plain-ui.js'
 import * as ui from '../../src/commands/ui/command.js'
+import { plainUi } from '../../src/program/plain-ui.js'
+import { splitServerCommand } from '../../src/program/run.js'
 import { parsedByYargs } from '../helpers/parsed-by-yargs.js'
 
 /** What runUi gets from yargs for `argv` (the handler adds the words after `--`). */

@@ -4,7 +4,7 @@
 // (tooling/bench, inspect rows). Anything else, down to one more flag, goes through yargs, so
 // help, usage errors and every other form behave as they always did.
 
-import type { InspectArguments } from '../commands/inspect/run-inspect.js'
+import type { InspectArguments } from '../commands/shared/inspect/run-inspect.js'
 import { connectionFlags } from '../session/connection-flags.js'
 
 /** The arguments yargs would give `inspect` for this argv, or undefined when it is not that plain. */

@@ -5,8 +5,8 @@
 
 import { importedModules } from '@mcp-kit/fixtures'
 import { expect, it } from 'vitest'
-import { plainInspect } from '../../src/cli/plain-inspect.js'
 import * as inspect from '../../src/commands/inspect/command.js'
+import { plainInspect } from '../../src/program/plain-inspect.js'
 import { binPath } from '../helpers/helpers.js'
 import { parsedByYargs } from '../helpers/parsed-by-yargs.js'
 
