@@ -3,8 +3,8 @@
 import type { Argv } from 'yargs'
 import type { CommandContext } from '../../base/command-context.js'
 import { connectionFlags } from '../../session/connection-flags.js'
-import { targetUsage } from '../shared/target-usage.js'
 import type { InspectArguments } from '../shared/inspect/run-inspect.js'
+import { targetUsage } from '../shared/target-usage.js'
 
 export const command = 'inspect [reference]'
 export const describe = "Show a server's tools, resources, resource templates and prompts"
