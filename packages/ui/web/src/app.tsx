@@ -30,9 +30,9 @@ function ServerPanel({ server }: { server: ServerView }) {
       setLists(undefined)
       return
     }
-    // The lists that came with the state, when the server's schema has not changed since.
+    // The lists that came with the state or with the event that said it connected: the latest.
     const known = getState().lists[server.id]
-    if (known !== undefined && known.schemaHash === server.schemaHash) setLists(known.lists)
+    if (known !== undefined) setLists(known.lists)
     else void api<Lists>('GET', `/api/servers/${server.id}/lists`).then(setLists, () => setLists(undefined))
     void api<{ command: string }>('POST', `/api/servers/${server.id}/command`, {
       action: { kind: 'inspect' },

@@ -13,7 +13,10 @@ export interface State {
   progress: Record<string, { progress: number; total?: number; message?: string }>
   tasks: Record<string, { taskId: string; status: string; statusMessage?: string }>
   notices: Array<{ serverId?: string; message: string }>
-  /** The connected servers' lists as the state was read, with the schema hash they had then. */
+  /**
+   * The connected servers' lists: as the state was read, then as the events that follow their
+   * change bring them (with the schema hash they had then, which a later event may add).
+   */
   lists: Record<string, { schemaHash?: string; lists: Lists }>
   connected: boolean
   /** The workspace's state has been read once. */
@@ -62,7 +65,13 @@ function onEvent(event: UiEvent): void {
     case 'server': {
       const server = event.server as ServerView
       const known = state.servers.some((each) => each.id === server.id)
+      // A server's lists come with the event that follows their change (a connection).
+      const lists =
+        event.lists === undefined
+          ? state.lists
+          : { ...state.lists, [server.id]: { schemaHash: server.schemaHash, lists: event.lists as Lists } }
       set({
+        lists,
         servers: known
           ? state.servers.map((each) => (each.id === server.id ? server : each))
           : [...state.servers, server],

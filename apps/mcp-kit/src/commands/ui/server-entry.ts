@@ -93,8 +93,18 @@ export class ServerEntry {
     )
   }
 
+  /** The lists last sent to the pages with a 'server' event. */
+  #sentLists: Lists | undefined
+
+  /** Tells the pages; new lists ride along, so a page shows them without asking again. */
   #changed(): void {
-    this.#context.hub.publish({ type: 'server', server: this.view() })
+    const lists = this.state === 'connected' && this.lists !== this.#sentLists ? this.lists : undefined
+    if (lists !== undefined) this.#sentLists = lists
+    this.#context.hub.publish({
+      type: 'server',
+      server: this.view(),
+      ...(lists === undefined ? {} : { lists }),
+    })
   }
 
   async connect(): Promise<void> {

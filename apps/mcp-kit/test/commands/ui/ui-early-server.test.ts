@@ -2,7 +2,8 @@
 // `mcp-kit ui -- cmd …` starts the server before the CLI has loaded (commands/ui/early-server.ts),
 // and the workspace adopts that process instead of starting a second one: the server runs once,
 // gets the environment it would have got, and a command line the CLI refuses never runs. Work the
-// page asks for on load that can wait (the collection files) waits for the starting server.
+// page asks for on load that can wait (the collection files) waits for the starting server, and a
+// page already open gets the server's lists with the event that says it connected.
 
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pollUntil } from '../../helpers/poll.js'
-import { startUi } from '../../helpers/ui-harness.js'
+import { launchChromium, startUi } from '../../helpers/ui-harness.js'
 
 const base = mkdtempSync(join(tmpdir(), 'mcp-kit-early-'))
 
@@ -79,6 +80,32 @@ describe('first things first', () => {
       }
       expect(state.servers[0]?.state).toBe('connected')
     } finally {
+      await ui.stop()
+    }
+  })
+
+  it('a page open while the server starts gets its lists with the connected event, not by asking', async () => {
+    const ui = await startUi(['--', 'node', countingServer(join(base, 'starts-page'), 1500)])
+    const browser = await launchChromium()
+    try {
+      const page = await (await browser.newContext()).newPage()
+      const asked: string[] = []
+      page.on('request', (request) => {
+        if (request.url().includes('/lists')) asked.push(request.url())
+      })
+      await page.goto(ui.url)
+      await page.getByRole('button', { name: /^only-tool/ }).waitFor({ timeout: 30_000 })
+      // The schema hash arrives in a later event for the same lists: still nothing asked.
+      await page.getByRole('button', { name: 'Overview', exact: true }).click()
+      await pollUntil('the schema hash shown', async () => {
+        const shown = await page.getByTestId('schema-hash').textContent()
+        return shown !== null && shown !== '—' ? shown : undefined
+      })
+      // The page's reaction to that event (its effects) has run once the next task does.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
+      expect(asked).toEqual([])
+    } finally {
+      await browser.close()
       await ui.stop()
     }
   })
