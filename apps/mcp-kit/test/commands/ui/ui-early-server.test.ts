@@ -133,14 +133,19 @@ describe('adoptingSpawn (in process)', () => {
     }
   }
 
-  it('hands the early process to a request for the same command line, and replays its spawn event', async () => {
-    const starts = join(base, 'starts-same')
+  /** A counting server started early (its first start recorded), and the request for it. */
+  async function startedEarly(name: string) {
+    const starts = join(base, name)
     const words = ['node', countingServer(starts)]
     const early = await freshModule()
     expect(await early.launchEarly(words)).toBe(true)
     await pollUntil('one start', () => (lines(starts).length === 1 ? true : undefined))
     const [earlyPid] = (lines(starts)[0] as string).split(' ')
-    const request = await clientRequest(words)
+    return { starts, early, earlyPid, request: await clientRequest(words) }
+  }
+
+  it('hands the early process to a request for the same command line, and replays its spawn event', async () => {
+    const { starts, early, earlyPid, request } = await startedEarly('starts-same')
     const child = early.adoptingSpawn(request.command, request.args, request.options as never)
     children.push(child)
     const spawned = await new Promise<boolean>((resolve) => {
@@ -153,13 +158,7 @@ describe('adoptingSpawn (in process)', () => {
   })
 
   it('ends the early process and spawns anew when the request differs (another environment)', async () => {
-    const starts = join(base, 'starts-other')
-    const words = ['node', countingServer(starts)]
-    const early = await freshModule()
-    expect(await early.launchEarly(words)).toBe(true)
-    await pollUntil('one start', () => (lines(starts).length === 1 ? true : undefined))
-    const [earlyPid] = (lines(starts)[0] as string).split(' ')
-    const request = await clientRequest(words)
+    const { starts, early, earlyPid, request } = await startedEarly('starts-other')
     const env = { ...request.options.env, EARLY_PROBE: 'given' }
     const child = early.adoptingSpawn(request.command, request.args, { ...request.options, env } as never)
     children.push(child)
