@@ -139,8 +139,8 @@ export async function startAppSandbox(host: string, hostOrigins: readonly string
     },
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections()
         server.close(() => resolve())
+        server.closeAllConnections()
       }),
   }
 }

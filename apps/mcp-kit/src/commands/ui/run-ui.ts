@@ -99,8 +99,12 @@ export async function runUi(args: UiArguments, io: Io): Promise<number> {
     if (io.signal.aborted) resolve()
     else io.signal.addEventListener('abort', () => resolve(), { once: true })
   })
+  // Stop listening first: an open page's event stream reconnects at once, and a connection taken
+  // while the servers shut down would keep this process alive.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeAllConnections()
   await workspace.close()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeAllConnections()
+  await closed
   return 0
 }
