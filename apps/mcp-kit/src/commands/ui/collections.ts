@@ -4,7 +4,7 @@
 // `mcp-kit test` runs it, each step's outcome returned.
 
 import { existsSync } from 'node:fs'
-import { mkdir, readdir } from 'node:fs/promises'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Collection, Expectations, ServerEntry as FileServer, StepEntry } from '@mcp-kit/collections'
 import { CliError } from '../../base/errors.js'
@@ -76,12 +76,26 @@ function stepView(collection: Collection) {
 }
 
 /**
+ * The files that may be collections: a file that does not spell `steps` has none, and is left out
+ * without loading the collections package or parsing it (a project's package.json, tsconfig.json…).
+ */
+async function candidates(paths: string[]): Promise<string[]> {
+  const kept = await Promise.all(
+    paths.map(async (path) =>
+      (await readFile(path, 'utf8').catch(() => '')).includes('steps') ? path : undefined,
+    ),
+  )
+  return kept.filter((path) => path !== undefined)
+}
+
+/**
  * The collection files of the directory (two levels down) with their steps. A YAML or JSON file
  * that is not a collection (no `steps`) is left out; a collection with problems is listed with them.
  */
 export async function listCollections(place: CollectionsPlace) {
+  const files = await candidates((await filesUnder(place.directory, 2)).sort())
+  if (files.length === 0) return { directory: place.directory, collections: [] }
   const { loadCollection, formatProblem } = await import('@mcp-kit/collections')
-  const files = (await filesUnder(place.directory, 2)).sort()
   const listed = await Promise.all(
     files.map(async (path) => {
       const file = relative(place.directory, path).split(sep).join('/')
