@@ -22,18 +22,20 @@ type Tab = (typeof tabs)[number]
 
 function ServerPanel({ server }: { server: ServerView }) {
   const [tab, setTab] = useState<Tab>('Tools')
-  const [lists, setLists] = useState<Lists>()
+  const [fetched, setFetched] = useState<Lists>()
   const [command, setCommand] = useState<string>()
   const reader = useReader(server)
+  // The lists come with the state and with the events that follow their change (the tools first,
+  // the others as they arrive); asked for only when neither brought them.
+  const held = useStore().lists[server.id]?.lists
+  const lists = server.state === 'connected' ? (held ?? fetched) : undefined
   useEffect(() => {
     if (server.state !== 'connected') {
-      setLists(undefined)
+      setFetched(undefined)
       return
     }
-    // The lists that came with the state or with the event that said it connected: the latest.
-    const known = getState().lists[server.id]
-    if (known !== undefined) setLists(known.lists)
-    else void api<Lists>('GET', `/api/servers/${server.id}/lists`).then(setLists, () => setLists(undefined))
+    if (getState().lists[server.id] === undefined)
+      void api<Lists>('GET', `/api/servers/${server.id}/lists`).then(setFetched, () => setFetched(undefined))
     void api<{ command: string }>('POST', `/api/servers/${server.id}/command`, {
       action: { kind: 'inspect' },
     }).then(

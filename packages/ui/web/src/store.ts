@@ -60,7 +60,11 @@ export function useStore(): State {
 
 const keptRows = 5000
 
+/** The number of the last event applied (the workspace numbers them as it publishes). */
+let lastEvent = 0
+
 function onEvent(event: UiEvent): void {
+  if (typeof event.seq === 'number') lastEvent = Math.max(lastEvent, event.seq)
   switch (event.type) {
     case 'server': {
       const server = event.server as ServerView
@@ -128,10 +132,16 @@ export async function reloadTimeline(): Promise<void> {
 let stateReads = 0
 let stateShown = 0
 
-export async function reloadState(): Promise<void> {
+export async function reloadState(attempt = 1): Promise<void> {
   const read = ++stateReads
-  const fresh = await api<Pick<State, 'servers' | 'questions' | 'roots' | 'lists'>>('GET', '/api/state')
+  const fresh = await api<Pick<State, 'servers' | 'questions' | 'roots' | 'lists'> & { seq?: number }>(
+    'GET',
+    '/api/state',
+  )
   if (read < stateShown) return
+  // Older than events already applied (the stream and this read are two connections): read again
+  // (a few times: under a stream of events, a read may never be the newest).
+  if (typeof fresh.seq === 'number' && fresh.seq < lastEvent && attempt < 4) return reloadState(attempt + 1)
   stateShown = read
   set({ ...fresh, lists: fresh.lists ?? {}, loaded: true })
 }

@@ -73,6 +73,8 @@ export interface Lists {
   templates: ResourceTemplate[]
   prompts: Prompt[]
   errors: Record<string, string>
+  /** Optional lists still being asked for: the tools came first. */
+  pending?: string[]
 }
 
 export interface Question {

@@ -66,6 +66,8 @@ const record = (value: unknown): Record<string, unknown> =>
 function state(workspace: Workspace) {
   const servers = workspace.servers()
   return {
+    // The events published before this read: a page that has seen later ones reads again.
+    seq: workspace.hub.sequence(),
     servers: servers.map((entry) => entry.view()),
     questions: workspace.questions.pending(),
     roots: workspace.questions.roots(),

@@ -35,6 +35,8 @@ export interface Lists {
   prompts: Prompt[]
   /** An optional list the server failed to give: its error message. */
   errors: Record<string, string>
+  /** The optional lists still being asked for (the tools are in). */
+  pending?: string[]
 }
 
 export interface EntryContext {
@@ -160,7 +162,11 @@ export class ServerEntry {
         this.state = 'closed'
         this.#changed()
       })
-      await this.refreshLists()
+      // Connected as soon as the tools are in: the page shows them while the other lists come.
+      await this.refreshLists(() => {
+        this.state = 'connected'
+        this.#changed()
+      })
       this.state = 'connected'
     } catch (error) {
       await this.session?.close().catch(() => {})
@@ -183,8 +189,12 @@ export class ServerEntry {
     if (this.lists.tools === tools) this.schemaHash = hash
   }
 
-  /** The lists the page shows; optional ones that fail are empty, with their error kept. */
-  async refreshLists(): Promise<void> {
+  /**
+   * The lists the page shows; optional ones that fail are empty, with their error kept. The tools
+   * come first (`onTools`, with the others `pending`): a server slow to list its prompts, or one
+   * that never does, still shows its tools.
+   */
+  async refreshLists(onTools?: () => void): Promise<void> {
     const session = this.session
     if (session === undefined) return
     const errors: Record<string, string> = {}
@@ -198,14 +208,24 @@ export class ServerEntry {
       }
     }
     const capabilities = session.capabilities
-    const [tools, resources, templates, prompts] = await Promise.all([
-      session.listTools(),
+    const listing = session.listTools()
+    const others = Promise.all([
       optional('resources', capabilities.resources, () => session.listResources()),
       optional('templates', capabilities.resources, () => session.listResourceTemplates()),
       optional('prompts', capabilities.prompts, () => session.listPrompts()),
     ])
-    this.lists = { tools, resources, templates, prompts, errors }
+    const tools = await listing
     this.schemaHash = undefined
+    const pending = [
+      ...(capabilities.resources === undefined ? [] : ['resources', 'templates']),
+      ...(capabilities.prompts === undefined ? [] : ['prompts']),
+    ]
+    if (onTools !== undefined && pending.length > 0) {
+      this.lists = { tools, resources: [], templates: [], prompts: [], errors: {}, pending }
+      onTools()
+    }
+    const [resources, templates, prompts] = await others
+    this.lists = { tools, resources, templates, prompts, errors }
   }
 
   /** The server as traces name it: its command line or URL (describeServer). */

@@ -15,8 +15,11 @@ import { launchChromium, startUi } from '../../helpers/ui-harness.js'
 
 const base = mkdtempSync(join(tmpdir(), 'mcp-kit-early-'))
 
-/** A stdio MCP server that writes a line per start (its pid) to `starts` and answers the handshake. */
-function countingServer(starts: string, answerAfterMs = 0): string {
+/**
+ * A stdio MCP server that writes a line per start (its pid) to `starts` and answers the handshake;
+ * with `silentPrompts` it offers prompts and never answers prompts/list.
+ */
+function countingServer(starts: string, answerAfterMs = 0, silentPrompts = false): string {
   const file = join(base, `counting-${Math.random().toString(36).slice(2)}.mjs`)
   writeFileSync(
     file,
@@ -28,9 +31,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line)
   if (message.id === undefined) return
   if (message.method === 'initialize')
-    setTimeout(() => send({ id: message.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'counting', version: '1.0.0' } } }), ${answerAfterMs})
+    setTimeout(() => send({ id: message.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}${silentPrompts ? ', prompts: {}' : ''} }, serverInfo: { name: 'counting', version: '1.0.0' } } }), ${answerAfterMs})
   else if (message.method === 'tools/list')
     send({ id: message.id, result: { tools: [{ name: 'only-tool', inputSchema: { type: 'object' } }] } })
+  else if (message.method === 'prompts/list' && ${silentPrompts}) return
   else send({ id: message.id, error: { code: -32601, message: 'Method not found' } })
 })
 `,
@@ -104,6 +108,23 @@ describe('first things first', () => {
       // The page's reaction to that event (its effects) has run once the next task does.
       await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)))
       expect(asked).toEqual([])
+    } finally {
+      await browser.close()
+      await ui.stop()
+    }
+  })
+})
+
+describe('the tools first', () => {
+  it('a server that never lists its prompts still shows its tools; its prompts show as being listed', async () => {
+    const ui = await startUi(['--', 'node', countingServer(join(base, 'starts-silent'), 0, true)])
+    const browser = await launchChromium()
+    try {
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(ui.url)
+      await page.getByRole('button', { name: /^only-tool/ }).waitFor({ timeout: 30_000 })
+      await page.getByRole('button', { name: 'Prompts', exact: true }).click()
+      await page.getByRole('list', { name: 'Prompts' }).getByText('Listing…').waitFor()
     } finally {
       await browser.close()
       await ui.stop()

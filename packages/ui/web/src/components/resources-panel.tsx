@@ -58,7 +58,13 @@ export function ResourcesPanel({ server, lists }: { server: ServerView; lists: L
               </button>
             </li>
           ))}
-          {lists.resources.length === 0 && <li class="muted">No resources. {lists.errors.resources}</li>}
+          {lists.resources.length === 0 && (
+            <li class="muted">
+              {lists.pending?.includes('resources')
+                ? 'Listing…'
+                : `No resources. ${lists.errors.resources ?? ''}`}
+            </li>
+          )}
         </ul>
         <h3>Templates</h3>
         <ul class="item-list" aria-label="Resource templates">
@@ -77,7 +83,9 @@ export function ResourcesPanel({ server, lists }: { server: ServerView; lists: L
               </button>
             </li>
           ))}
-          {lists.templates.length === 0 && <li class="muted">No templates.</li>}
+          {lists.templates.length === 0 && (
+            <li class="muted">{lists.pending?.includes('templates') ? 'Listing…' : 'No templates.'}</li>
+          )}
         </ul>
       </div>
       <div class="detail">
@@ -155,7 +163,11 @@ export function PromptsPanel({ server, lists }: { server: ServerView; lists: Lis
             </button>
           </li>
         ))}
-        {lists.prompts.length === 0 && <li class="muted">No prompts. {lists.errors.prompts}</li>}
+        {lists.prompts.length === 0 && (
+          <li class="muted">
+            {lists.pending?.includes('prompts') ? 'Listing…' : `No prompts. ${lists.errors.prompts ?? ''}`}
+          </li>
+        )}
       </ul>
       <div class="detail">
         {prompt ? (
