@@ -36,23 +36,32 @@ function endEarly(): void {
 }
 
 /**
+ * A command line plain enough to start before the CLI has read it (no profiles code is loaded
+ * yet): a program of ordinary path characters, not an option, and arguments without control
+ * characters. Everything this takes, the CLI's own check (@mcp-kit/profiles'
+ * parseCommandReference) takes too; anything else waits for the CLI.
+ */
+export function plainCommandLine(
+  command: readonly string[],
+): { command: string; args: string[] } | undefined {
+  const [program, ...args] = command
+  if (program === undefined || !/^[A-Za-z0-9_@%+=:,./-]+$/.test(program) || program.startsWith('-'))
+    return undefined
+  if (command.length > 256 || command.join('').length > 16 * 1024) return undefined
+  if (args.some((arg) => /[\u0000-\u001f\u007f]/.test(arg))) return undefined
+  return { command: program, args }
+}
+
+/**
  * Starts a server's command line (the words after `--`) at once, with the environment and
- * directory the workspace would give it. The command line is checked as the CLI will check it
- * first: one it would refuse never runs. True when it started.
+ * directory the workspace would give it. A command line the CLI would refuse never runs. True
+ * when it started.
  */
 export async function launchEarly(command: readonly string[]): Promise<boolean> {
-  const [{ parseCommandReference }, { buildEnvironment }] = await Promise.all([
-    import('@mcp-kit/profiles'),
-    import('@mcp-kit/client/internal'),
-  ])
+  const server = plainCommandLine(command)
+  if (server === undefined || /^npx(\.cmd)?$/i.test(basename(server.command))) return false
+  const { buildEnvironment } = await import('@mcp-kit/client/internal')
   if (settled) return false
-  let server: { command: string; args: string[]; env?: Record<string, string> }
-  try {
-    server = parseCommandReference(command).server
-  } catch {
-    return false // the CLI says what is wrong with it
-  }
-  if (server.env !== undefined || /^npx(\.cmd)?$/i.test(basename(server.command))) return false
   const { env } = buildEnvironment({ parent: process.env, passEnv: [], set: {} })
   const cwd = process.cwd()
   let child: ChildProcess
