@@ -2,6 +2,7 @@
 // table below; what they do lives in the workspace, its servers and operations.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isRecord } from '@mcp-kit/core'
 import { CliError, isKitError } from '../../base/errors.js'
 import { splitWords } from '../../base/shell-words.js'
 import { type Action, cliEquivalent } from './cli-equivalent.js'
@@ -58,10 +59,7 @@ const text = (value: unknown, name: string): string => {
     throw new CliError('usage', `'${name}' must be a non-empty string`)
   return value
 }
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
+const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {})
 
 function state(workspace: Workspace) {
   const servers = workspace.servers()
